@@ -1,0 +1,64 @@
+"""The archive lock: one writer at a time, readers never see a half-applied commit.
+
+``flock`` on ``<archive>/.lock``: writers take it exclusively, readers shared.
+The kernel releases it when a process dies, so a killed writer never leaves the
+archive locked.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from pathlib import Path
+from types import TracebackType
+
+from ..errors import ArchiveLocked
+
+
+class ArchiveLock:
+    def __init__(self, path: Path, *, exclusive: bool, timeout: float = 60.0) -> None:
+        self.path = path
+        self.exclusive = exclusive
+        self.timeout = timeout
+        self._fd: int | None = None
+
+    def __enter__(self) -> "ArchiveLock":
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        mode = fcntl.LOCK_EX if self.exclusive else fcntl.LOCK_SH
+        deadline = time.monotonic() + self.timeout
+        delay = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = _read_holder(fd)
+                    os.close(fd)
+                    raise ArchiveLocked(
+                        f"the archive at {self.path.parent} has been locked for {self.timeout:.0f}s"
+                        f"{' by process ' + holder if holder else ''}; is another replay command running?"
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
+        if self.exclusive:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._fd = fd
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        return os.pread(fd, 32, 0).decode().strip()
+    except OSError:
+        return ""

@@ -1,0 +1,328 @@
+"""The manifest: which files are committed, and what each holds.
+
+It is a log of small JSON records in ``<archive>/manifest/``:
+
+* ``checkpoint-<gen>.json``: the whole state at generation ``gen``;
+* ``commit-<gen>.json``: one commit (files added, removed, purged) on top of ``gen - 1``.
+
+A commit becomes visible only when its file is renamed into place (write, fsync,
+rename, fsync the directory), so every crash leaves the previous or the next
+generation. Each record carries the sha256 of its body, so a hand edit is caught
+instead of silently believed. Now and then a writer folds the log into a new
+checkpoint; that keeps opening an archive cheap whatever its history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ManifestError
+from ..rulesets import canonical_json
+from .fsutil import atomic_write
+
+FORMAT = "replay-manifest"
+FORMAT_VERSION = 1
+_RECORD = re.compile(r"^(checkpoint|commit)-(\d{10})\.json$")
+
+
+@dataclass(frozen=True)
+class GameSpan:
+    """The events of one game inside one file: seqs ``first..last``.
+
+    ``players`` is known where the file holds the game's first event; ``ended``
+    where it holds an end event. They feed ``replay games`` without opening files.
+    """
+
+    first: int
+    last: int
+    players: tuple[str, ...] | None = None
+    ended: bool = False
+
+    def to_json(self) -> list[Any]:
+        return [self.first, self.last, list(self.players) if self.players is not None else None, self.ended]
+
+    @classmethod
+    def from_json(cls, raw: list[Any]) -> "GameSpan":
+        first, last, players, ended = raw
+        return cls(first, last, tuple(players) if players is not None else None, bool(ended))
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """One committed Parquet file. ``path`` is relative to the archive root."""
+
+    path: str
+    kind: str
+    rows: int
+    bytes: int
+    sha256: str
+    schema: str
+    games: dict[str, GameSpan]
+
+    @property
+    def generation(self) -> int:
+        return generation_of(self.path)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "kind": self.kind,
+            "rows": self.rows,
+            "bytes": self.bytes,
+            "sha256": self.sha256,
+            "schema": self.schema,
+            "games": {g: s.to_json() for g, s in self.games.items()},
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> "FileEntry":
+        return cls(
+            path=raw["path"],
+            kind=raw["kind"],
+            rows=int(raw["rows"]),
+            bytes=int(raw["bytes"]),
+            sha256=raw["sha256"],
+            schema=raw["schema"],
+            games={g: GameSpan.from_json(s) for g, s in raw["games"].items()},
+        )
+
+
+def generation_of(path: str) -> int:
+    """Data files are named ``data/<kind>/<gen>-<n>.parquet`` after the commit that added them."""
+    name = path.rsplit("/", 1)[-1]
+    try:
+        return int(name.split("-", 1)[0])
+    except ValueError:
+        return -1
+
+
+@dataclass(frozen=True)
+class Commit:
+    generation: int
+    add: tuple[FileEntry, ...] = ()
+    remove: tuple[str, ...] = ()
+    purge: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation,
+            "add": [f.to_json() for f in self.add],
+            "remove": list(self.remove),
+            "purge": list(self.purge),
+        }
+
+
+@dataclass(frozen=True)
+class StreamInfo:
+    """What the manifest knows of one game without opening a file."""
+
+    kind: str
+    last_seq: int
+    players: tuple[str, ...] | None
+    ended: bool
+    files: tuple[str, ...]
+
+
+@dataclass
+class ManifestState:
+    """The committed state at ``generation``: files by path, and files retired but not yet deleted."""
+
+    generation: int = 0
+    checkpoint: int = 0
+    files: dict[str, FileEntry] = field(default_factory=dict)
+    retired: list[str] = field(default_factory=list)
+    _streams: dict[str, StreamInfo] | None = None
+
+    def apply(self, commit: Commit) -> None:
+        if commit.generation != self.generation + 1:
+            raise ManifestError(
+                f"commit {commit.generation} does not follow generation {self.generation}"
+            )
+        for path in commit.remove:
+            if path not in self.files:
+                raise ManifestError(f"commit {commit.generation} removes {path}, which is not committed")
+            del self.files[path]
+            self.retired.append(path)
+        for entry in commit.add:
+            if entry.path in self.files:
+                raise ManifestError(f"commit {commit.generation} adds {entry.path} twice")
+            self.files[entry.path] = entry
+        for path in commit.purge:
+            if path in self.retired:
+                self.retired.remove(path)
+        self.generation = commit.generation
+        if commit.remove:
+            self._streams = None
+        elif self._streams is not None:
+            for entry in commit.add:
+                _add_spans(self._streams, entry)
+
+    @property
+    def streams(self) -> dict[str, StreamInfo]:
+        """Game id -> what the manifest knows of it (computed once per generation)."""
+        if self._streams is None:
+            self._streams = _streams_of(self.files.values())
+        return self._streams
+
+    @property
+    def size(self) -> int:
+        """A rough measure of how expensive a checkpoint of this state is to write."""
+        return len(self.files) + sum(len(f.games) for f in self.files.values())
+
+    def checkpoint_json(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation,
+            "files": [f.to_json() for f in sorted(self.files.values(), key=lambda f: f.path)],
+            "retired": sorted(self.retired),
+        }
+
+
+def _streams_of(entries: Any) -> dict[str, StreamInfo]:
+    streams: dict[str, StreamInfo] = {}
+    for entry in sorted(entries, key=lambda e: e.path):
+        _add_spans(streams, entry)
+    return streams
+
+
+def _add_spans(streams: dict[str, StreamInfo], entry: FileEntry) -> None:
+    """Fold one file's game spans into the per-game index (files in commit order)."""
+    for game, span in entry.games.items():
+        info = streams.get(game)
+        if info is None:
+            streams[game] = StreamInfo(entry.kind, span.last, span.players, span.ended, (entry.path,))
+        else:
+            streams[game] = StreamInfo(
+                info.kind,
+                max(info.last_seq, span.last),
+                info.players if info.players is not None else span.players,
+                info.ended or span.ended,
+                info.files + (entry.path,),
+            )
+
+
+# ----------------------------------------------------------------------------- on disk
+
+
+def _record_path(directory: Path, what: str, generation: int) -> Path:
+    return directory / f"{what}-{generation:010d}.json"
+
+
+def _encode_record(body: dict[str, Any]) -> bytes:
+    digest = hashlib.sha256(canonical_json(body)).hexdigest()
+    return json.dumps(
+        {"format": FORMAT, "format_version": FORMAT_VERSION, "sha256": digest, "body": body},
+        separators=(",", ":"),
+    ).encode()
+
+
+def _decode_record(path: Path) -> dict[str, Any]:
+    try:
+        raw = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError) as exc:
+        raise ManifestError(f"{path}: manifest record is not readable JSON ({exc})") from exc
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT or "body" not in raw:
+        raise ManifestError(f"{path}: not a replay manifest record")
+    if raw.get("format_version") != FORMAT_VERSION:
+        raise ManifestError(f"{path}: manifest format version {raw.get('format_version')} is not supported")
+    body = raw["body"]
+    if hashlib.sha256(canonical_json(body)).hexdigest() != raw.get("sha256"):
+        raise ManifestError(f"{path}: checksum mismatch: the manifest was edited or damaged")
+    return body
+
+
+def list_records(directory: Path) -> tuple[list[int], list[int]]:
+    """(checkpoint generations, commit generations) present, each ascending."""
+    checkpoints, commits = [], []
+    for name in os.listdir(directory):
+        m = _RECORD.match(name)
+        if m:
+            (checkpoints if m.group(1) == "checkpoint" else commits).append(int(m.group(2)))
+    return sorted(checkpoints), sorted(commits)
+
+
+def load(directory: Path, cached: ManifestState | None = None) -> ManifestState:
+    """The current state; from ``cached`` only the commits made since are read."""
+    checkpoints, commits = list_records(directory)
+    if not checkpoints:
+        raise ManifestError(f"{directory}: no manifest checkpoint; is this an archive?")
+    newest = checkpoints[-1]
+    if cached is not None and cached.generation >= newest:
+        state = cached
+    else:
+        body = _decode_record(_record_path(directory, "checkpoint", newest))
+        try:
+            state = ManifestState(
+                generation=int(body["generation"]),
+                checkpoint=int(body["generation"]),
+                files={f["path"]: FileEntry.from_json(f) for f in body["files"]},
+                retired=list(body["retired"]),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ManifestError(f"checkpoint {newest}: malformed ({exc!r})") from exc
+        if state.generation != newest:
+            raise ManifestError(f"checkpoint-{newest:010d}.json claims generation {state.generation}")
+    pending = [g for g in commits if g > state.generation]
+    expected = state.generation + 1
+    for gen in pending:
+        if gen != expected:
+            raise ManifestError(f"{directory}: commit {expected} is missing (found {gen} after it)")
+        body = _decode_record(_record_path(directory, "commit", gen))
+        state.apply(_commit_from_json(body, gen))
+        expected += 1
+    return state
+
+
+def _commit_from_json(body: dict[str, Any], gen: int) -> Commit:
+    try:
+        commit = Commit(
+            generation=int(body["generation"]),
+            add=tuple(FileEntry.from_json(f) for f in body["add"]),
+            remove=tuple(body["remove"]),
+            purge=tuple(body["purge"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ManifestError(f"commit {gen}: malformed ({exc!r})") from exc
+    if commit.generation != gen:
+        raise ManifestError(f"commit-{gen:010d}.json claims generation {commit.generation}")
+    return commit
+
+
+def write_commit(directory: Path, state: ManifestState, commit: Commit) -> None:
+    """Apply ``commit`` to ``state`` and make it durable. The rename is the commit point."""
+    atomic_write(_record_path(directory, "commit", commit.generation), _encode_record(commit.to_json()))
+    state.apply(commit)
+
+
+def write_checkpoint(directory: Path, state: ManifestState) -> None:
+    """Fold the log into one checkpoint, then drop the records it supersedes."""
+    atomic_write(_record_path(directory, "checkpoint", state.generation), _encode_record(state.checkpoint_json()))
+    state.checkpoint = state.generation
+    drop_superseded(directory, state.generation)
+
+
+def drop_superseded(directory: Path, checkpoint: int) -> None:
+    checkpoints, commits = list_records(directory)
+    for gen in commits:
+        if gen <= checkpoint:
+            _record_path(directory, "commit", gen).unlink(missing_ok=True)
+    for gen in checkpoints:
+        if gen < checkpoint:
+            _record_path(directory, "checkpoint", gen).unlink(missing_ok=True)
+
+
+def checkpoint_due(state: ManifestState) -> bool:
+    """Checkpoint when the log since the last one costs about as much to read as the state."""
+    return state.generation - state.checkpoint >= max(64, state.size // 256)
+
+
+def new_manifest(directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    atomic_write(_record_path(directory, "checkpoint", 0), _encode_record(ManifestState().checkpoint_json()))

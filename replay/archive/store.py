@@ -1,0 +1,530 @@
+"""The archive: append, read, list. Compaction and verification live beside it.
+
+Layout of an archive directory::
+
+    REPLAY_ARCHIVE            marker (format name and version)
+    .lock                     flock: writers exclusive, readers shared
+    manifest/                 the commit log (see manifest.py)
+    data/<kind>/<gen>-<n>.parquet   immutable event files, named after their commit
+    tmp/                      files being prepared by a live process
+
+Every write follows one path, :meth:`Archive._commit`: data files are written and
+fsynced under their final names, then one manifest record is renamed into place.
+A crash before that rename leaves files no manifest names; the next writer
+deletes them (their generation is above the committed one, so nothing can refer
+to them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from ..errors import (
+    ArchiveError,
+    ConcurrencyError,
+    DuplicateAppend,
+    GameNotFound,
+    ManifestError,
+    NotAnArchive,
+    StreamError,
+)
+from ..events import GAME_ID_PATTERN, Event
+from ..plugin import GamePlugin, PluginRegistry, registry as default_registry
+from ..schema import decode, encode, kind_schema, schema_fingerprint
+from . import manifest as mf
+from .fsutil import fsync_dir, write_new_file
+from .lock import ArchiveLock
+
+MARKER = "REPLAY_ARCHIVE"
+ARCHIVE_FORMAT = {"format": "replay-archive", "version": 1}
+NEW_STREAM = -1
+"""The expected last seq of a stream that does not exist yet."""
+
+ROW_GROUP_ROWS = 16_384
+"""Rows per row group in large files: a one-game lookup reads one or two groups."""
+
+
+@dataclass(frozen=True)
+class StreamAppend:
+    """Events to add to one game's stream, and where the writer believes the stream ends."""
+
+    game_id: str
+    expected_last_seq: int
+    events: Sequence[Event]
+
+
+@dataclass(frozen=True)
+class StreamPosition:
+    """What a commit will do to one stream: add seqs ``expected_last + 1 .. last``."""
+
+    kind: str
+    expected_last: int
+    last: int
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    generation: int
+    files: tuple[str, ...]
+    events: int
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    game_id: str
+    kind: str
+    players: tuple[str, ...]
+    events: int
+    ended: bool
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.ended else "in progress"
+
+
+@dataclass(frozen=True)
+class PreparedFile:
+    """A data file written but not yet committed: bytes in memory or a file in tmp/."""
+
+    kind: str
+    rows: int
+    sha256: str
+    size: int
+    schema: str
+    games: dict[str, mf.GameSpan]
+    data: bytes | None = None
+    tmp_path: Path | None = None
+
+    def source(self) -> Path | pa.BufferReader:
+        return self.tmp_path if self.tmp_path is not None else pa.BufferReader(self.data)
+
+
+class Archive:
+    """An archive directory. Cheap to open; the manifest is read lazily and refreshed per call."""
+
+    def __init__(self, root: Path | str, plugins: PluginRegistry | None = None, lock_timeout: float = 60.0):
+        self.root = Path(root)
+        self.plugins = plugins or default_registry
+        self.lock_timeout = lock_timeout
+        self._state: mf.ManifestState | None = None
+        marker = self.root / MARKER
+        if not marker.is_file():
+            raise NotAnArchive(
+                f"{self.root} is not a replay archive (no {MARKER} file); create one with `replay init {self.root}`"
+            )
+        try:
+            found = json.loads(marker.read_text())
+        except ValueError as exc:
+            raise NotAnArchive(f"{marker} is damaged: {exc}") from exc
+        if found.get("format") != ARCHIVE_FORMAT["format"] or found.get("version") != ARCHIVE_FORMAT["version"]:
+            raise NotAnArchive(f"{self.root}: unsupported archive format {found}")
+
+    # ------------------------------------------------------------------ paths and locks
+
+    @classmethod
+    def init(cls, root: Path | str, plugins: PluginRegistry | None = None) -> "Archive":
+        root = Path(root)
+        if (root / MARKER).exists():
+            raise ArchiveError(f"{root} is already an archive")
+        if root.exists() and any(root.iterdir()):
+            raise ArchiveError(f"{root} exists and is not empty; choose a new directory")
+        for sub in ("data", "tmp"):
+            (root / sub).mkdir(parents=True, exist_ok=True)
+        mf.new_manifest(root / "manifest")
+        (root / MARKER).write_text(json.dumps(ARCHIVE_FORMAT) + "\n")
+        fsync_dir(root)
+        return cls(root, plugins)
+
+    @property
+    def manifest_dir(self) -> Path:
+        return self.root / "manifest"
+
+    def _lock(self, exclusive: bool) -> ArchiveLock:
+        return ArchiveLock(self.root / ".lock", exclusive=exclusive, timeout=self.lock_timeout)
+
+    def _refresh(self) -> mf.ManifestState:
+        """The committed state; call with a lock held."""
+        try:
+            self._state = mf.load(self.manifest_dir, self._state)
+        except Exception:
+            self._state = None
+            raise
+        return self._state
+
+    def snapshot(self) -> mf.ManifestState:
+        """The committed state now (a reader's consistent view).
+
+        It is the archive's own cached state, updated in place by later calls:
+        read what you need from it before writing through the same object.
+        """
+        with self._lock(exclusive=False):
+            return self._refresh()
+
+    def path_of(self, relative: str) -> Path:
+        return self.root / relative
+
+    # ------------------------------------------------------------------ reading
+
+    def last_seq(self, game_id: str) -> int:
+        """The last committed seq of a game, or NEW_STREAM when it has none."""
+        info = self.snapshot().streams.get(game_id)
+        return info.last_seq if info else NEW_STREAM
+
+    def games(self) -> list[GameInfo]:
+        state = self.snapshot()
+        return [
+            GameInfo(g, s.kind, s.players or (), s.last_seq + 1, s.ended)
+            for g, s in sorted(state.streams.items())
+        ]
+
+    def read_game(self, game_id: str) -> list[Event]:
+        """Every event of one game, in seq order, read through row-group statistics."""
+        with self._lock(exclusive=False):
+            state = self._refresh()
+            info = state.streams.get(game_id)
+            if info is None:
+                raise GameNotFound(f"no game {game_id!r} in {self.root}")
+            plugin = self.plugins.get(info.kind)
+            events: list[Event] = []
+            for path in info.files:
+                table = _read_game_rows(self.path_of(path), game_id)
+                events.extend(decode(table, plugin))
+        events.sort(key=lambda e: e.seq)
+        if [e.seq for e in events] != list(range(info.last_seq + 1)):
+            raise ManifestError(
+                f"game {game_id}: the files do not hold seqs 0..{info.last_seq} exactly once; run `replay verify`"
+            )
+        return events
+
+    def iter_tables(self, kind: str | None = None) -> Iterator[tuple[mf.FileEntry, pa.Table]]:
+        """Every committed file as a table, in commit order (a full scan)."""
+        with self._lock(exclusive=False):
+            entries = sorted(self._refresh().files.values(), key=lambda f: f.path)
+            for entry in entries:
+                if kind is None or entry.kind == kind:
+                    yield entry, read_parquet(self.path_of(entry.path))
+
+    def iter_events(self, kind: str | None = None) -> Iterator[Event]:
+        for entry, table in self.iter_tables(kind):
+            yield from decode(table, self.plugins.get(entry.kind))
+
+    # ------------------------------------------------------------------ appending
+
+    def append(self, game_id: str, events: Sequence[Event], expected_last_seq: int) -> CommitResult:
+        """Append to one stream if it still ends at ``expected_last_seq`` (NEW_STREAM for a new game)."""
+        return self.append_many([StreamAppend(game_id, expected_last_seq, events)])
+
+    def append_many(self, appends: Sequence[StreamAppend]) -> CommitResult:
+        """Append to several streams in one commit: all of them, or none."""
+        _check_shapes(appends, self.plugins)
+        prepared = self.prepare_files([e for a in appends for e in a.events])
+        positions = {
+            a.game_id: StreamPosition(a.events[0].kind, a.expected_last_seq, a.events[-1].seq) for a in appends
+        }
+        return self.commit_prepared(prepared, positions)
+
+    def commit_prepared(self, prepared: Sequence[PreparedFile], positions: dict[str, "StreamPosition"]) -> CommitResult:
+        """Commit prepared files if every stream still ends where its writer expects.
+
+        The check and the commit happen under one exclusive lock: that is the
+        optimistic-concurrency guarantee. On a mismatch nothing is written.
+        """
+        with self._lock(exclusive=True):
+            state = self._refresh()
+            problems, duplicate = _check_positions(self, state, prepared, positions)
+            if problems:
+                cls = DuplicateAppend if duplicate and len(problems) == 1 else ConcurrencyError
+                raise cls("; ".join(problems) + "; nothing was written")
+            return self._commit(state, prepared, remove=())
+
+    def prepare_files(self, events: Sequence[Event], spill: bool = False) -> list[PreparedFile]:
+        """Encode events into one Parquet file per kind, sorted by (game_id, seq).
+
+        Done before the lock is taken: encoding is the slow part and needs no lock.
+        With ``spill`` the bytes go to tmp/ instead of staying in memory.
+        """
+        by_kind: dict[str, list[Event]] = {}
+        for e in events:
+            by_kind.setdefault(e.kind, []).append(e)
+        return [self.prepare_table(encode(evs, self.plugins.get(kind)), kind, spill) for kind, evs in by_kind.items()]
+
+    def prepare_table(self, table: pa.Table, kind: str, spill: bool = False) -> PreparedFile:
+        table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+        data = parquet_bytes(table)
+        prepared = PreparedFile(
+            kind=kind,
+            rows=table.num_rows,
+            sha256=hashlib.sha256(data).hexdigest(),
+            size=len(data),
+            schema=schema_fingerprint(table.schema),
+            games=game_spans(table, self.plugins.get(kind)),
+            data=data,
+        )
+        if not spill:
+            return prepared
+        tmp = self.root / "tmp" / f"{os.getpid()}-{uuid.uuid4().hex}.parquet"
+        write_new_file(tmp, data)
+        return PreparedFile(**{**prepared.__dict__, "data": None, "tmp_path": tmp})
+
+    def _commit(
+        self, state: mf.ManifestState, prepared: Sequence[PreparedFile], remove: Sequence[str]
+    ) -> CommitResult:
+        """Write and commit under the exclusive lock. The manifest rename is the commit point."""
+        self._collect_garbage(state)
+        generation = state.generation + 1
+        added = []
+        touched_dirs = set()
+        for i, p in enumerate(prepared):
+            rel = f"data/{p.kind}/{generation:010d}-{i:04d}.parquet"
+            target = self.path_of(rel)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if p.tmp_path is not None:
+                os.rename(p.tmp_path, target)
+            else:
+                assert p.data is not None
+                write_new_file(target, p.data)
+            touched_dirs.add(target.parent)
+            added.append(mf.FileEntry(rel, p.kind, p.rows, p.size, p.sha256, p.schema, p.games))
+        for d in touched_dirs:
+            fsync_dir(d)
+        mf.write_commit(self.manifest_dir, state, mf.Commit(generation, tuple(added), tuple(remove)))
+        if mf.checkpoint_due(state):
+            mf.write_checkpoint(self.manifest_dir, state)
+        return CommitResult(generation, tuple(a.path for a in added), sum(p.rows for p in prepared))
+
+    def _collect_garbage(self, state: mf.ManifestState) -> None:
+        """Delete what no committed generation refers to: leftovers of crashed writers.
+
+        Safe only under the exclusive lock: then no one else is between writing a
+        data file and committing it. A crashed writer can only have left files of
+        the next generation (it never committed), so those few names are probed
+        instead of listing every file.
+        """
+        next_gen = state.generation + 1
+        for kind_dir in (self.root / "data").iterdir():
+            i = 0
+            while (orphan := kind_dir / f"{next_gen:010d}-{i:04d}.parquet").exists():
+                orphan.unlink()
+                i += 1
+        for tmp in (self.root / "tmp").iterdir():
+            pid = tmp.name.split("-", 1)[0]
+            if not pid.isdigit() or not _process_alive(int(pid)):
+                tmp.unlink(missing_ok=True)
+        if state.retired:
+            for rel in state.retired:
+                self.path_of(rel).unlink(missing_ok=True)
+            mf.write_commit(self.manifest_dir, state, mf.Commit(next_gen, purge=tuple(state.retired)))
+
+    def collect_garbage(self) -> None:
+        with self._lock(exclusive=True):
+            self._collect_garbage(self._refresh())
+
+
+@dataclass(frozen=True)
+class Unreferenced:
+    relative: str
+    generation_above: bool
+    retired: bool
+
+
+def unreferenced_files(root: Path, state: mf.ManifestState) -> list[Unreferenced]:
+    """Files under data/ that the committed state does not name."""
+    out = []
+    data = root / "data"
+    retired = set(state.retired)
+    for kind_dir in sorted(p for p in data.iterdir() if p.is_dir()):
+        for f in sorted(kind_dir.iterdir()):
+            rel = f"data/{kind_dir.name}/{f.name}"
+            if rel not in state.files:
+                out.append(Unreferenced(rel, mf.generation_of(rel) > state.generation, rel in retired))
+    return out
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# ---------------------------------------------------------------------- checks before a commit
+
+
+def _check_shapes(appends: Sequence[StreamAppend], plugins: PluginRegistry) -> None:
+    """What can be checked without the archive: ids, seqs, kinds, versions, first events."""
+    problems = []
+    seen = set()
+    for a in appends:
+        g = a.game_id
+        if not GAME_ID_PATTERN.match(g):
+            problems.append(f"game id {g!r} must be 1-128 letters, digits or . _ : - (not starting with a symbol)")
+        if g in seen:
+            problems.append(f"game {g} appears twice in one append")
+        seen.add(g)
+        if not a.events:
+            problems.append(f"game {g}: nothing to append")
+            continue
+        kind = a.events[0].kind
+        plugin = plugins.get(kind)
+        start = plugin.start_type.event_type
+        for offset, e in enumerate(a.events):
+            want = a.expected_last_seq + 1 + offset
+            if e.game_id != g:
+                problems.append(f"game {g}: event {e.seq} belongs to game {e.game_id}")
+            elif e.seq != want:
+                problems.append(f"game {g}: expected seq {want}, found {e.seq} (seqs must follow without gaps)")
+            elif e.kind != kind:
+                problems.append(f"game {g} seq {e.seq}: kind {e.kind} in a {kind} game")
+            elif e.type not in plugin.models:
+                problems.append(f"game {g} seq {e.seq}: unknown {kind} event type {e.type!r}")
+            elif e.version != plugin.current_versions[e.type]:
+                problems.append(
+                    f"game {g} seq {e.seq}: {e.type} is version {e.version}; upcast it to "
+                    f"version {plugin.current_versions[e.type]} before appending"
+                )
+            elif (e.seq == 0) != (e.type == start):
+                problems.append(
+                    f"game {g} seq {e.seq}: a game starts with exactly one {start} event, at seq 0 (found {e.type})"
+                )
+            if problems:
+                break
+    if problems:
+        raise StreamError("; ".join(problems) + "; nothing was written")
+
+
+def _check_positions(
+    archive: Archive,
+    state: mf.ManifestState,
+    prepared: Sequence[PreparedFile],
+    positions: dict[str, StreamPosition],
+) -> tuple[list[str], bool]:
+    """Optimistic concurrency: each stream must end where the writer expects."""
+    problems = []
+    duplicate = False
+    for game, pos in positions.items():
+        info = state.streams.get(game)
+        current = info.last_seq if info else NEW_STREAM
+        if current == pos.expected_last:
+            if info and info.kind != pos.kind:
+                problems.append(f"game {game} is a {info.kind} game, not {pos.kind}")
+            elif info and info.ended:
+                problems.append(f"game {game} has ended; no event may follow its end")
+            continue
+        first = pos.expected_last + 1
+        if info and current >= pos.last and _already_stored(archive, info, game, prepared, first):
+            duplicate = True
+            problems.append(
+                f"game {game}: events {first}..{pos.last} are already in the archive, identical "
+                f"(the same events appended twice)"
+            )
+        else:
+            want = "a new game" if pos.expected_last == NEW_STREAM else f"a game ending at seq {pos.expected_last}"
+            have = "no such game" if current == NEW_STREAM else f"it ends at seq {current}"
+            problems.append(f"game {game}: the writer expected {want}, but {have}; re-read the game and retry")
+    return problems, duplicate
+
+
+def _already_stored(
+    archive: Archive, info: mf.StreamInfo, game: str, prepared: Sequence[PreparedFile], first: int
+) -> bool:
+    """Whether the events about to be written for ``game`` equal the stored ones at the same seqs."""
+    plugin = archive.plugins.get(info.kind)
+    stored = {e.seq: e for path in info.files for e in decode(_read_game_rows(archive.path_of(path), game), plugin)}
+    incoming = [
+        e for p in prepared if p.kind == info.kind and game in p.games
+        for e in decode(_read_game_rows(p.source(), game), plugin)
+    ]
+    return bool(incoming) and all(stored.get(e.seq) == e for e in incoming)
+
+
+# ---------------------------------------------------------------------- Parquet helpers
+
+
+SMALL_FILE_ROWS = 10_000
+"""Below this, snappy: zstd's per-column set-up costs more than it saves on a tiny append."""
+
+
+def parquet_bytes(table: pa.Table, row_group_rows: int = ROW_GROUP_ROWS) -> bytes:
+    sink = io.BytesIO()
+    pq.write_table(
+        table,
+        sink,
+        row_group_size=row_group_rows,
+        compression="snappy" if table.num_rows < SMALL_FILE_ROWS else "zstd",
+        write_statistics=True,
+        write_page_index=True,
+        write_page_checksum=True,
+    )
+    return sink.getvalue()
+
+
+def read_parquet(path: Path, columns: list[str] | None = None) -> pa.Table:
+    return pq.read_table(path, columns=columns, page_checksum_verification=True)
+
+
+def _read_game_rows(source: Path | pa.BufferReader, game_id: str) -> pa.Table:
+    """Only the row groups whose game_id statistics can hold ``game_id``, then only its rows."""
+    pf = pq.ParquetFile(source, page_checksum_verification=True)
+    col = pf.schema_arrow.get_field_index("game_id")
+    groups = []
+    for i in range(pf.metadata.num_row_groups):
+        stats = pf.metadata.row_group(i).column(col).statistics
+        if stats is None or not stats.has_min_max or stats.min <= game_id <= stats.max:
+            groups.append(i)
+    if not groups:
+        return pf.schema_arrow.empty_table()
+    table = pf.read_row_groups(groups)
+    return table.filter(pc.equal(table.column("game_id"), game_id))
+
+
+def game_spans(table: pa.Table, plugin: GamePlugin) -> dict[str, mf.GameSpan]:
+    """Per game in a table sorted by (game_id, seq): its seq range, players and whether it ended."""
+    game_ids = table.column("game_id").to_pylist()
+    seqs = table.column("seq").to_pylist()
+    types = table.column("type").to_pylist()
+    start = plugin.start_type.event_type
+    starts = table.column(start)
+    spans: dict[str, mf.GameSpan] = {}
+    i, n = 0, len(game_ids)
+    while i < n:
+        g = game_ids[i]
+        j = i
+        players = None
+        ended = False
+        while j < n and game_ids[j] == g:
+            if types[j] == start:
+                seats = starts[j].as_py()["seats"]
+                players = tuple(s["name"] for s in sorted(seats, key=lambda s: s["seat"]))
+            if types[j] in plugin.end_types:
+                ended = True
+            j += 1
+        spans[g] = mf.GameSpan(seqs[i], seqs[j - 1], players, ended)
+        i = j
+    return spans
+
+
+def expected_schema_fingerprint(plugin: GamePlugin) -> str:
+    return schema_fingerprint(kind_schema(plugin))
+
+
+def group_by_game(events: Iterable[Event]) -> dict[str, list[Event]]:
+    out: dict[str, list[Event]] = {}
+    for e in events:
+        out.setdefault(e.game_id, []).append(e)
+    return out

@@ -1,0 +1,1 @@
+"""The ``replay`` command line (click)."""

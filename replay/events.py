@@ -1,0 +1,122 @@
+"""The event-log contract shared by every game.
+
+Two representations, on purpose:
+
+* **Payload models** (pydantic, :class:`EventPayload` subclasses) define each event
+  type of a game and validate data where it enters the tool (JSON Lines, notation,
+  user files, simulation).
+* **Event records** (:class:`Event`, a plain named tuple whose ``payload`` is a
+  dict in the shape of the *current* model version) are what the archive stores
+  and replay folds over. Parquet is already typed, so reading the archive back
+  builds records straight from columns and never pays for model construction.
+
+``Event.create`` turns a validated model into a record; ``EventPayload.of`` turns a
+record back into a model when typed access is worth its cost.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Literal, NamedTuple, Self
+
+from pydantic import BaseModel, ConfigDict, Field
+
+GAME_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:\-]{0,127}$")
+"""Game ids are typed on command lines and used in file names: keep them plain."""
+
+
+class EventPayload(BaseModel):
+    """Base of every event type.
+
+    A subclass sets ``event_type`` (snake_case; also its Parquet column name) and
+    ``version`` (bumped on every change to its fields; the old shape is then read
+    through an upcaster registered by the plug-in).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    event_type: ClassVar[str]
+    version: ClassVar[int] = 1
+
+    @classmethod
+    def of(cls, event: "Event") -> Self:
+        """The typed model of a record (validates; not for hot paths)."""
+        return cls.model_validate(event.payload)
+
+
+class Seat(BaseModel):
+    """A player at the table. Plug-ins may extend it (a city, a colour)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seat: int = Field(ge=0, description="0-based seat index, clockwise")
+    name: str = Field(min_length=1, max_length=64)
+
+
+class RulesetPin(BaseModel):
+    """The exact rules a game was played under, so old games replay unchanged."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(min_length=1)
+    version: str = Field(min_length=1)
+    content_hash: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
+
+
+class Provenance(BaseModel):
+    """Where a log came from: a simulation, a person typing it in, another tool."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: Literal["simulated", "typed", "imported"]
+    detail: str = Field(default="", description="seed, file name, tool name and version, ...")
+
+
+class GameStartedBase(EventPayload):
+    """The first event of every game (seq 0), whatever the game.
+
+    It pins what replay needs before anything else: the ruleset and its content
+    hash, the seats, and the provenance. A plug-in's start event subclasses it and
+    may add fields (cities, options) or narrow ``seats`` to its own seat model.
+    """
+
+    ruleset: RulesetPin
+    seats: list[Seat] = Field(min_length=1)
+    provenance: Provenance
+
+
+class Event(NamedTuple):
+    """One stored event: the envelope plus a plain-data payload (current version)."""
+
+    game_id: str
+    seq: int
+    kind: str
+    type: str
+    version: int
+    payload: dict[str, Any]
+
+    @classmethod
+    def create(cls, kind: str, game_id: str, seq: int, payload: EventPayload) -> "Event":
+        """A record from a validated model (how simulations and parsers make events)."""
+        return cls(
+            game_id,
+            seq,
+            kind,
+            payload.event_type,
+            payload.version,
+            payload.model_dump(mode="json"),
+        )
+
+    def to_json_obj(self) -> dict[str, Any]:
+        """The JSON Lines form: the envelope fields, then the payload."""
+        return {
+            "game_id": self.game_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "type": self.type,
+            "version": self.version,
+            "payload": self.payload,
+        }
+
+ENVELOPE_FIELDS: tuple[str, ...] = ("game_id", "seq", "kind", "type", "version")
+"""Columns every event has; no event type may be named after one of them."""

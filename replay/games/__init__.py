@@ -1,0 +1,1 @@
+"""Game plug-ins. Each subpackage exports a ``PLUGIN`` named in pyproject's entry points."""

@@ -1,0 +1,242 @@
+"""JSON Lines: one event per line, for people and other tools.
+
+A line is the envelope plus the payload::
+
+    {"game_id": "g1", "seq": 0, "kind": "pig", "type": "game_started", "version": 1, "payload": {...}}
+
+Reading is strict about types (``"seq": "3"`` is an error, not 3) and reads the
+whole input before anything is written: every problem is reported with its line
+number and field, and a file with any problem writes nothing. Old event
+versions are accepted and upcast; what is stored is always the current version.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .archive.store import NEW_STREAM, Archive, PreparedFile, StreamPosition
+from .errors import InputProblem, InvalidInput, ReplayError
+from .events import GAME_ID_PATTERN, Event
+from .plugin import PluginRegistry
+
+BATCH_EVENTS = 250_000
+"""Events encoded per spilled file while importing: bounds memory on big inputs."""
+
+
+class _Envelope(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game_id: str = Field(pattern=GAME_ID_PATTERN.pattern)
+    seq: int = Field(ge=0)
+    kind: str
+    type: str
+    version: int = Field(ge=1)
+    payload: dict[str, Any]
+
+
+def _problems_of(exc: ValidationError, line: int, prefix: str = "") -> list[InputProblem]:
+    out = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err["loc"])
+        field_name = f"{prefix}.{loc}" if prefix and loc else (prefix or loc)
+        found = err.get("input")
+        detail = err["msg"]
+        if err["type"] not in ("missing", "extra_forbidden") and not isinstance(found, (dict, list)):
+            detail += f" (found {json.dumps(found)})"
+        out.append(InputProblem(line, field_name, detail))
+    return out
+
+
+def parse_line(text: str, line: int, plugins: PluginRegistry) -> tuple[Event | None, list[InputProblem]]:
+    """One JSON Lines record as a validated, current-version event, or the problems with it."""
+    event, problems, _ = _parse(text, line, plugins)
+    return event, problems
+
+
+def _parse(
+    text: str, line: int, plugins: PluginRegistry
+) -> tuple[Event | None, list[InputProblem], tuple[str, str, int] | None]:
+    """Like parse_line, plus (game, kind, seq) whenever the envelope was readable."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, [InputProblem(line, "", f"malformed JSON: {exc.msg} (column {exc.colno})")], None
+    if not isinstance(raw, dict):
+        return None, [InputProblem(line, "", "a line must be one JSON object")], None
+    try:
+        env = _Envelope.model_validate(raw)
+    except ValidationError as exc:
+        return None, _problems_of(exc, line), None
+    where = (env.game_id, env.kind, env.seq)
+    try:
+        plugin = plugins.get(env.kind)
+    except ReplayError as exc:
+        return None, [InputProblem(line, "kind", str(exc))], where
+    model = plugin.models.get(env.type)
+    if model is None:
+        known = ", ".join(plugin.models)
+        return None, [InputProblem(line, "type", f"unknown {env.kind} event type {env.type!r} (known: {known})")], where
+    payload = env.payload
+    if env.version != model.version:
+        try:
+            payload = plugin.upcast(env.type, env.version, payload)
+        except KeyError as exc:
+            msg = f"Field required by version {env.version} of {env.type}"
+            return None, [InputProblem(line, f"payload.{exc.args[0]}", msg)], where
+        except (ReplayError, TypeError, ValueError) as exc:
+            return None, [InputProblem(line, "version", f"cannot read version {env.version}: {exc}")], where
+    try:
+        validated = model.model_validate_json(json.dumps(payload), strict=True)
+    except ValidationError as exc:
+        return None, _problems_of(exc, line, "payload"), where
+    return Event.create(env.kind, env.game_id, env.seq, validated), [], where
+
+
+@dataclass
+class _GameCursor:
+    kind: str
+    first: int
+    last: int
+    line: int
+
+
+@dataclass
+class ImportResult:
+    events: int = 0
+    games: int = 0
+    generation: int = 0
+    files: tuple[str, ...] = ()
+
+
+@dataclass
+class _Importer:
+    """Reads every line, spills validated events to tmp/ in batches, commits once at the end."""
+
+    archive: Archive
+    source: str | None
+    progress: Callable[[int], None] | None
+    problems: list[InputProblem] = field(default_factory=list)
+    games: dict[str, _GameCursor] = field(default_factory=dict)
+    batch: list[Event] = field(default_factory=list)
+    prepared: list[PreparedFile] = field(default_factory=list)
+    events: int = 0
+
+    def feed(self, lines: Iterable[str]) -> None:
+        plugins = self.archive.plugins
+        for number, text in enumerate(lines, start=1):
+            if self.progress:
+                self.progress(len(text))
+            if not text.strip():
+                continue
+            event, problems, where = _parse(text, number, plugins)
+            if problems:
+                self._report(problems)
+                if where:  # keep following the game, so one bad line is one problem
+                    self._advance(*where, number)
+                continue
+            assert event is not None
+            if self._fits_stream(event, number):
+                self.events += 1
+                if not self.problems:
+                    self.batch.append(event)
+                    if len(self.batch) >= BATCH_EVENTS:
+                        self._spill()
+
+    def _report(self, problems: list[InputProblem]) -> None:
+        self.problems.extend(InputProblem(p.line, p.field, p.message, self.source) for p in problems)
+        self.batch.clear()  # nothing will be written: stop holding events
+
+    def _fits_stream(self, e: Event, line: int) -> bool:
+        """Seqs of each game must follow one another; games may interleave."""
+        cur = self.games.get(e.game_id)
+        if cur is None:
+            self.games[e.game_id] = _GameCursor(e.kind, e.seq, e.seq, line)
+            start = self.archive.plugins.get(e.kind).start_type.event_type
+            if (e.seq == 0) != (e.type == start):
+                self._report([InputProblem(line, "type", f"game {e.game_id} seq {e.seq}: a game starts with one {start} event at seq 0, found {e.type}")])
+                return False
+            return True
+        if e.kind != cur.kind:
+            self._report([InputProblem(line, "kind", f"game {e.game_id} is a {cur.kind} game (line {cur.line}), not {e.kind}")])
+            return False
+        if e.seq != cur.last + 1:
+            what = "repeated" if e.seq <= cur.last else "gap"
+            self._report([InputProblem(line, "seq", f"{what}: game {e.game_id} expected {cur.last + 1} after line {cur.line}, found {e.seq}")])
+            self._advance(e.game_id, e.kind, e.seq, line)
+            return False
+        start = self.archive.plugins.get(e.kind).start_type.event_type
+        if e.type == start:
+            self._report([InputProblem(line, "type", f"game {e.game_id}: a second {start} event")])
+            return False
+        cur.last, cur.line = e.seq, line
+        return True
+
+    def _advance(self, game: str, kind: str, seq: int, line: int) -> None:
+        cur = self.games.setdefault(game, _GameCursor(kind, seq, seq, line))
+        cur.last, cur.line = max(cur.last, seq), line
+
+    def _spill(self) -> None:
+        if self.batch:
+            self.prepared.extend(self.archive.prepare_files(self.batch, spill=True))
+            self.batch = []
+
+    def commit(self) -> ImportResult:
+        if self.problems:
+            raise InvalidInput(self.problems)
+        if not self.games:
+            raise InvalidInput([InputProblem(None, "", "no events in the input")])
+        self._spill()
+        positions = {g: StreamPosition(c.kind, c.first - 1, c.last) for g, c in self.games.items()}
+        result = self.archive.commit_prepared(self.prepared, positions)
+        return ImportResult(self.events, len(self.games), result.generation, result.files)
+
+    def discard(self) -> None:
+        for p in self.prepared:
+            if p.tmp_path is not None:
+                p.tmp_path.unlink(missing_ok=True)
+
+
+def import_lines(
+    archive: Archive,
+    lines: Iterable[str],
+    source: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ImportResult:
+    """Import JSON Lines into the archive in one commit. Raises InvalidInput listing every problem."""
+    importer = _Importer(archive, source, progress)
+    try:
+        importer.feed(lines)
+        return importer.commit()
+    finally:
+        importer.discard()
+
+
+def dump_line(event: Event) -> str:
+    return json.dumps(event.to_json_obj(), ensure_ascii=False, separators=(", ", ": ")) + "\n"
+
+
+def export_events(events: Iterable[Event], out: IO[str]) -> int:
+    n = 0
+    for e in events:
+        out.write(dump_line(e))
+        n += 1
+    return n
+
+
+def read_events(lines: Iterable[str], plugins: PluginRegistry, source: str | None = None) -> Iterator[Event]:
+    """Validated events from JSON Lines without an archive; raises InvalidInput on the first bad line."""
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            event, problems = parse_line(text, number, plugins)
+            if problems:
+                raise InvalidInput([InputProblem(p.line, p.field, p.message, source) for p in problems])
+            assert event is not None
+            yield event
+
+
+__all__ = ["ImportResult", "NEW_STREAM", "dump_line", "export_events", "import_lines", "parse_line", "read_events"]

@@ -1,0 +1,242 @@
+"""Typed Arrow columns derived from the event models.
+
+An archive file of one game kind has the envelope columns followed by one
+nullable struct column per event type, named after the type. A row fills the
+struct of its own type and leaves the others null, so DuckDB reads
+``die_rolled.face`` as an integer column, not as text inside a JSON blob.
+
+The mapping is deliberately small: int, float, bool, str, Literal, Enum,
+list/tuple, dict[str, X], nested models and Optional. An ``Annotated[int,
+pa.int8()]`` hint overrides the default Arrow type of a field.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import types
+import typing
+from typing import Any, Literal, Union
+
+import pyarrow as pa
+from pydantic import BaseModel, Field, TypeAdapter, create_model
+
+from .errors import SchemaError
+from .events import Event
+from .plugin import GamePlugin
+
+ENVELOPE_SCHEMA = pa.schema(
+    [
+        pa.field("game_id", pa.string(), nullable=False),
+        pa.field("seq", pa.int64(), nullable=False),
+        pa.field("kind", pa.string(), nullable=False),
+        pa.field("type", pa.string(), nullable=False),
+        pa.field("version", pa.int32(), nullable=False),
+    ]
+)
+
+_SCALARS: dict[Any, pa.DataType] = {
+    int: pa.int64(),
+    float: pa.float64(),
+    bool: pa.bool_(),
+    str: pa.string(),
+}
+
+
+def arrow_type(annotation: Any, where: str) -> tuple[pa.DataType, bool]:
+    """(Arrow type, nullable) for a Python annotation; ``where`` names the field in errors."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Annotated:
+        override = next((a for a in args[1:] if isinstance(a, pa.DataType)), None)
+        inner, nullable = arrow_type(args[0], where)
+        return (override or inner), nullable
+    if origin in (Union, types.UnionType):
+        members = [a for a in args if a is not type(None)]
+        if len(members) != 1:
+            raise SchemaError(f"{where}: unions of several types cannot be a typed column")
+        inner, _ = arrow_type(members[0], where)
+        return inner, len(members) < len(args)
+    if annotation in _SCALARS:
+        return _SCALARS[annotation], False
+    if origin is Literal:
+        kinds = {type(a) for a in args}
+        if len(kinds) != 1 or next(iter(kinds)) not in _SCALARS:
+            raise SchemaError(f"{where}: Literal values must all be of one scalar type")
+        return _SCALARS[next(iter(kinds))], False
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        values = {type(m.value) for m in annotation}
+        if len(values) != 1 or next(iter(values)) not in _SCALARS:
+            raise SchemaError(f"{where}: enum values must all be of one scalar type")
+        return _SCALARS[next(iter(values))], False
+    if origin in (list, tuple, typing.Sequence) or annotation in (list, tuple):
+        if not args:
+            raise SchemaError(f"{where}: a list needs an item type, e.g. list[int]")
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(set(args)) != 1:
+                raise SchemaError(f"{where}: tuples must be homogeneous (tuple[int, ...])")
+        item, item_nullable = arrow_type(args[0], f"{where}[]")
+        return pa.list_(pa.field("element", item, nullable=item_nullable)), False  # Parquet's name: round-trips unchanged
+    if origin is dict:
+        if args[0] is not str:
+            raise SchemaError(f"{where}: dict keys must be str")
+        value, _ = arrow_type(args[1], f"{where}{{}}")
+        return pa.map_(pa.string(), value), False
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return model_struct(annotation, where), False
+    raise SchemaError(f"{where}: {annotation!r} has no typed column mapping")
+
+
+def model_struct(model: type[BaseModel], where: str | None = None) -> pa.StructType:
+    """The struct type of a model's fields, in declaration order."""
+    where = where or model.__name__
+    fields = []
+    for name, info in model.model_fields.items():
+        annotation = info.annotation
+        if info.metadata:
+            annotation = typing.Annotated[(annotation, *info.metadata)]
+        typ, nullable = arrow_type(annotation, f"{where}.{name}")
+        fields.append(pa.field(name, typ, nullable=nullable or not info.is_required()))
+    return pa.struct(fields)
+
+
+_KIND_SCHEMAS: dict[int, pa.Schema] = {}
+
+
+def kind_schema(plugin: GamePlugin) -> pa.Schema:
+    """The Arrow schema of an archive file holding events of ``plugin.kind`` (cached per plug-in)."""
+    cached = _KIND_SCHEMAS.get(id(plugin))
+    if cached is None:
+        cached = _KIND_SCHEMAS[id(plugin)] = _build_kind_schema(plugin)
+    return cached
+
+
+def _build_kind_schema(plugin: GamePlugin) -> pa.Schema:
+    columns = list(ENVELOPE_SCHEMA)
+    for model in plugin.event_types:
+        columns.append(pa.field(model.event_type, model_struct(model), nullable=True))
+    return pa.schema(columns, metadata={"replay.kind": plugin.kind})
+
+
+def schema_text(schema: pa.Schema) -> str:
+    """A stable, complete rendering of a schema, one field a line (schemas/*.arrow.txt).
+
+    pyarrow's own ``to_string`` elides long nested types, which would make two
+    different layouts print (and fingerprint) alike.
+    """
+    lines: list[str] = []
+    for f in schema:
+        _render_field(f, 0, lines)
+    return "\n".join(lines) + "\n"
+
+
+def _render_field(f: pa.Field, depth: int, lines: list[str]) -> None:
+    t = f.type
+    null = "" if f.nullable else " not null"
+    pad = "  " * depth
+    if pa.types.is_struct(t):
+        lines.append(f"{pad}{f.name}: struct{null}")
+        for i in range(t.num_fields):
+            _render_field(t.field(i), depth + 1, lines)
+    elif pa.types.is_list(t):
+        lines.append(f"{pad}{f.name}: list{null}")
+        _render_field(t.value_field, depth + 1, lines)
+    elif pa.types.is_map(t):
+        lines.append(f"{pad}{f.name}: map<{t.key_type}>{null}")
+        _render_field(t.item_field, depth + 1, lines)
+    else:
+        lines.append(f"{pad}{f.name}: {t}{null}")
+
+
+def schema_fingerprint(schema: pa.Schema) -> str:
+    """Short hash of the column layout; two files agree on it iff their columns do."""
+    return hashlib.sha256(schema_text(schema).encode()).hexdigest()[:16]
+
+
+def events_json_schema(plugin: GamePlugin) -> dict[str, Any]:
+    """JSON Schema of one JSON Lines record of this kind: a union discriminated by ``type``."""
+    envelopes = []
+    for model in plugin.event_types:
+        envelopes.append(
+            create_model(
+                f"{model.__name__}Event",
+                game_id=(str, ...),
+                seq=(int, ...),
+                kind=(Literal[plugin.kind], ...),  # type: ignore[valid-type]
+                type=(Literal[model.event_type], ...),  # type: ignore[valid-type]
+                version=(Literal[model.version], ...),  # type: ignore[valid-type]
+                payload=(model, ...),
+            )
+        )
+    union = typing.Annotated[Union[tuple(envelopes)], Field(discriminator="type")]
+    schema = TypeAdapter(union).json_schema()
+    schema["title"] = f"{plugin.kind} event (one JSON Lines record)"
+    return schema
+
+
+def json_text(obj: Any) -> str:
+    return json.dumps(obj, indent=2, sort_keys=True) + "\n"
+
+
+# ----------------------------------------------------------------------------- encode / decode
+
+
+def encode(events: list[Event], plugin: GamePlugin, schema: pa.Schema | None = None) -> pa.Table:
+    """Events of one kind as a typed table (rows in the order given)."""
+    schema = schema or kind_schema(plugin)
+    n = len(events)
+    columns: dict[str, list[Any]] = {
+        "game_id": [e.game_id for e in events],
+        "seq": [e.seq for e in events],
+        "kind": [e.kind for e in events],
+        "type": [e.type for e in events],
+        "version": [e.version for e in events],
+    }
+    for name in plugin.models:
+        columns[name] = [None] * n
+    for i, e in enumerate(events):
+        column = columns.get(e.type)
+        if column is None or e.type in ENVELOPE_SCHEMA.names:
+            raise SchemaError(f"event {e.game_id}#{e.seq}: unknown {plugin.kind} event type {e.type!r}")
+        column[i] = e.payload
+    arrays = []
+    for field in schema:
+        try:
+            arrays.append(pa.array(columns[field.name], type=field.type))
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as exc:
+            raise SchemaError(f"{plugin.kind} column {field.name!r} cannot hold these events: {exc}") from exc
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def decode(table: pa.Table, plugin: GamePlugin) -> list[Event]:
+    """Events from a table, payloads upcast to the current versions.
+
+    This is the replay hot path: whole columns are converted at once and rows are
+    assembled as tuples; no model is built and nothing is validated again (the
+    archive's checksums and the schema already vouch for the data).
+    """
+    n = table.num_rows
+    if n == 0:
+        return []
+    game_ids = table.column("game_id").to_pylist()
+    seqs = table.column("seq").to_pylist()
+    kinds = table.column("kind").to_pylist()
+    type_names = table.column("type").to_pylist()
+    versions = table.column("version").to_pylist()
+    payload_columns: dict[str, list[Any]] = {}
+    for name in set(type_names):
+        if name not in plugin.models or name not in table.column_names:
+            raise SchemaError(f"stored {plugin.kind} event type {name!r} is not known to this plug-in")
+        payload_columns[name] = table.column(name).to_pylist(maps_as_pydicts="strict")
+    current = plugin.current_versions
+    out = []
+    for i in range(n):
+        t = type_names[i]
+        payload = payload_columns[t][i]
+        v = versions[i]
+        if v != current[t]:
+            payload = plugin.upcast(t, v, payload)
+            v = current[t]
+        out.append(Event(game_ids[i], seqs[i], kinds[i], t, v, payload))
+    return out
