@@ -71,7 +71,7 @@ def _parse(
     try:
         env = _Envelope.model_validate(raw)
     except ValidationError as exc:
-        return None, _problems_of(exc, line), None
+        return None, _problems_of(exc, line), _loose_position(raw)
     where = (env.game_id, env.kind, env.seq)
     try:
         plugin = plugins.get(env.kind)
@@ -95,6 +95,20 @@ def _parse(
     except ValidationError as exc:
         return None, _problems_of(exc, line, "payload"), where
     return Event.create(env.kind, env.game_id, env.seq, validated), [], where
+
+
+def _loose_position(raw: dict[str, Any]) -> tuple[str, str, int] | None:
+    """(game, kind, seq) of a line whose envelope is invalid, when they can still be read.
+
+    Only used to keep following the game, so one bad line yields one problem
+    rather than a second "seq gap" on the next line.
+    """
+    game, kind, seq = raw.get("game_id"), raw.get("kind"), raw.get("seq")
+    if isinstance(seq, str) and seq.isdigit():
+        seq = int(seq)
+    if isinstance(game, str) and isinstance(kind, str) and isinstance(seq, int) and not isinstance(seq, bool):
+        return game, kind, seq
+    return None
 
 
 @dataclass

@@ -138,9 +138,9 @@ def _plugin_problems(plugin: GamePlugin) -> Iterable[str]:
 class PluginRegistry:
     """Game kind -> plug-in. Loaded lazily from entry points; tests may register more."""
 
-    def __init__(self) -> None:
+    def __init__(self, load_entry_points: bool = True) -> None:
         self._plugins: dict[str, GamePlugin] = {}
-        self._loaded = False
+        self._loaded = not load_entry_points
 
     def register(self, plugin: GamePlugin) -> None:
         existing = self._plugins.get(plugin.kind)

@@ -24,7 +24,7 @@ import pyarrow as pa
 from ..errors import ArchiveError
 from ..schema import decode, encode, kind_schema, schema_fingerprint
 from . import manifest as mf
-from .store import Archive, PreparedFile, read_parquet
+from .store import ROW_GROUP_ROWS, Archive, PreparedFile, read_parquet
 
 MAX_ROWS_PER_FILE = 5_000_000
 
@@ -41,6 +41,7 @@ class CompactionResult:
 def compact(
     archive: Archive,
     max_rows: int = MAX_ROWS_PER_FILE,
+    row_group_rows: int = ROW_GROUP_ROWS,
     progress: Callable[[int], None] | None = None,
 ) -> CompactionResult:
     snapshot = archive.snapshot()
@@ -69,7 +70,7 @@ def compact(
             if merged.num_rows != expected_rows:
                 raise ArchiveError(f"compaction read {merged.num_rows} {kind} events, the manifest says {expected_rows}")
             for chunk in _split_at_games(merged, max_rows):
-                prepared.append(archive.prepare_table(chunk, kind, spill=True))
+                prepared.append(archive.prepare_table(chunk, kind, spill=True, row_group_rows=row_group_rows))
             _check_prepared(archive, [p for p in prepared if p.kind == kind], entries)
             sources.extend(e.path for e in entries)
         if not sources:

@@ -259,9 +259,11 @@ class Archive:
             by_kind.setdefault(e.kind, []).append(e)
         return [self.prepare_table(encode(evs, self.plugins.get(kind)), kind, spill) for kind, evs in by_kind.items()]
 
-    def prepare_table(self, table: pa.Table, kind: str, spill: bool = False) -> PreparedFile:
+    def prepare_table(
+        self, table: pa.Table, kind: str, spill: bool = False, row_group_rows: int = ROW_GROUP_ROWS
+    ) -> PreparedFile:
         table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
-        data = parquet_bytes(table)
+        data = parquet_bytes(table, row_group_rows)
         prepared = PreparedFile(
             kind=kind,
             rows=table.num_rows,
@@ -427,7 +429,7 @@ def _check_positions(
                 problems.append(f"game {game} has ended; no event may follow its end")
             continue
         first = pos.expected_last + 1
-        if info and current >= pos.last and _already_stored(archive, info, game, prepared, first):
+        if info and current >= pos.last and _already_stored(archive, state, game, prepared, first, pos.last):
             duplicate = True
             problems.append(
                 f"game {game}: events {first}..{pos.last} are already in the archive, identical "
@@ -441,16 +443,27 @@ def _check_positions(
 
 
 def _already_stored(
-    archive: Archive, info: mf.StreamInfo, game: str, prepared: Sequence[PreparedFile], first: int
+    archive: Archive, state: mf.ManifestState, game: str, prepared: Sequence[PreparedFile], first: int, last: int
 ) -> bool:
-    """Whether the events about to be written for ``game`` equal the stored ones at the same seqs."""
+    """Whether the events about to be written for ``game`` equal the stored ones at the same seqs.
+
+    Only the stored files whose span of this game overlaps ``first..last`` are read.
+    """
+    info = state.streams[game]
     plugin = archive.plugins.get(info.kind)
-    stored = {e.seq: e for path in info.files for e in decode(_read_game_rows(archive.path_of(path), game), plugin)}
+    overlapping = [p for p in info.files if _overlaps(state.files[p].games[game], first, last)]
+    stored = {
+        e.seq: e for path in overlapping for e in decode(_read_game_rows(archive.path_of(path), game), plugin)
+    }
     incoming = [
         e for p in prepared if p.kind == info.kind and game in p.games
         for e in decode(_read_game_rows(p.source(), game), plugin)
     ]
     return bool(incoming) and all(stored.get(e.seq) == e for e in incoming)
+
+
+def _overlaps(span: mf.GameSpan, first: int, last: int) -> bool:
+    return span.first <= last and first <= span.last
 
 
 # ---------------------------------------------------------------------- Parquet helpers
@@ -478,15 +491,21 @@ def read_parquet(path: Path, columns: list[str] | None = None) -> pa.Table:
     return pq.read_table(path, columns=columns, page_checksum_verification=True)
 
 
-def _read_game_rows(source: Path | pa.BufferReader, game_id: str) -> pa.Table:
-    """Only the row groups whose game_id statistics can hold ``game_id``, then only its rows."""
-    pf = pq.ParquetFile(source, page_checksum_verification=True)
+def row_groups_for_game(pf: pq.ParquetFile, game_id: str) -> list[int]:
+    """Row groups whose game_id min/max statistics admit ``game_id``: a lookup reads only these."""
     col = pf.schema_arrow.get_field_index("game_id")
     groups = []
     for i in range(pf.metadata.num_row_groups):
         stats = pf.metadata.row_group(i).column(col).statistics
         if stats is None or not stats.has_min_max or stats.min <= game_id <= stats.max:
             groups.append(i)
+    return groups
+
+
+def _read_game_rows(source: Path | pa.BufferReader, game_id: str) -> pa.Table:
+    """Only the row groups that can hold ``game_id``, then only its rows."""
+    pf = pq.ParquetFile(source, page_checksum_verification=True)
+    groups = row_groups_for_game(pf, game_id)
     if not groups:
         return pf.schema_arrow.empty_table()
     table = pf.read_row_groups(groups)

@@ -1,0 +1,47 @@
+"""An archive written when die_rolled was at version 1 reads as version 2, and compacts to it."""
+
+from __future__ import annotations
+
+from helpers import pig_game
+
+from replay.archive import NEW_STREAM, Archive
+from replay.archive.compact import compact
+from replay.archive.verify import verify
+from replay.events import Event
+from replay.games.pig.events import DieRolledV1, GameEnded, GameStarted, Held
+from replay.plugin import GamePlugin, PluginRegistry
+from replay.schema import kind_schema, schema_fingerprint
+
+OLD_PIG = GamePlugin(
+    kind="pig", title="Pig as it was", event_types=(GameStarted, DieRolledV1, Held, GameEnded),
+    start_type=GameStarted, end_types=frozenset({"game_ended"}),
+)
+
+
+def _as_v1(events: list[Event]) -> list[Event]:
+    return [
+        e._replace(version=1, payload={"seat": e.payload["player"], "value": e.payload["face"]})
+        if e.type == "die_rolled" else e
+        for e in events
+    ]
+
+
+def test_old_files_are_read_through_the_upcaster(tmp_path, pig):
+    old_registry = PluginRegistry(load_entry_points=False)
+    old_registry.register(OLD_PIG)
+    events = pig_game("g1")
+    old = Archive.init(tmp_path / "a", plugins=old_registry)
+    old.append("g1", _as_v1(events)[:20], NEW_STREAM)
+    old.append("g1", _as_v1(events)[20:], 19)
+    [first, _] = sorted(old.snapshot().files)
+    assert old.snapshot().files[first].schema == schema_fingerprint(kind_schema(OLD_PIG))
+
+    today = Archive(tmp_path / "a")  # the installed plug-in: die_rolled v2
+    assert today.read_game("g1") == events
+    assert verify(today).ok
+
+    compact(today)
+    [entry] = today.snapshot().files.values()
+    assert entry.schema == schema_fingerprint(kind_schema(pig))  # rewritten at the current version
+    assert today.read_game("g1") == events
+    assert verify(today, deep=True).ok
