@@ -59,7 +59,7 @@ def compact(
             current = schema_fingerprint(kind_schema(plugin))
             tables = []
             for entry in sorted(entries, key=lambda e: e.path):
-                table = read_parquet(archive.path_of(entry.path))
+                table = read_parquet(archive.path_of(entry.path), dictionaries=False)
                 if entry.schema != current:  # an older layout: upcast through the event records
                     table = encode(decode(table, plugin), plugin)
                 tables.append(table)

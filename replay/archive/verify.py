@@ -101,16 +101,17 @@ def _check_file(
     if hashlib.sha256(data).hexdigest() != entry.sha256:
         problem("sha256 does not match the manifest: the file was altered or damaged")
     try:
-        table = read_parquet(path)
+        table = read_parquet(path, dictionaries=False)
     except (OSError, pa.ArrowException) as exc:
         problem(f"not readable as Parquet: {exc}")
         return
     if table.num_rows != entry.rows:
         problem(f"holds {table.num_rows} events, the manifest says {entry.rows}")
-    if schema_fingerprint(table.schema) != entry.schema:
-        problem(f"schema {schema_fingerprint(table.schema)} differs from the manifest's {entry.schema}")
+    stored = pq.read_schema(path)
+    if schema_fingerprint(stored) != entry.schema:
+        problem(f"schema {schema_fingerprint(stored)} differs from the manifest's {entry.schema}")
     for want in ENVELOPE_SCHEMA:
-        got = table.schema.field(want.name) if want.name in table.schema.names else None
+        got = stored.field(want.name) if want.name in stored.names else None
         if got is None or got.type != want.type:
             problem(f"envelope column {want.name} is missing or not {want.type}")
             return

@@ -1,0 +1,208 @@
+"""Archive benchmark: import, append, scan, lookup, compaction, size.
+
+Every figure is reported beside a baseline measured in the same run on the same
+data, so the ratio means something on any machine:
+
+* bulk import  vs  pyarrow writing the same Arrow table to one Parquet file;
+* per-game append (fsync)  vs  writing and fsyncing one tiny Parquet file per game;
+* full scan to event records  vs  pyarrow reading the same files into Arrow;
+* one-game lookup before and after compaction  vs  a full scan.
+
+    python bench/archive_bench.py                # 100,000 games of ~200 events (a few minutes)
+    python bench/archive_bench.py --games 2000   # a quick run
+
+Games are synthetic Pig games (target 200, so about 200 events each) generated
+straight as event records: generating them is not what is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from replay.archive import NEW_STREAM, Archive, StreamAppend
+from replay.archive.compact import compact
+from replay.archive.store import read_parquet
+from replay.events import Event
+from replay.games.pig.rules import standard_ruleset
+from replay.plugin import registry
+from replay.schema import decode, encode
+
+TARGET = 200
+
+
+def synthetic_game(game_id: str, seed: int) -> list[Event]:
+    """A legal Pig game to 200 points, built as records directly (fast, deterministic)."""
+    rng = random.Random(seed)
+    pin = standard_ruleset().pin.model_dump()
+    players = 2 + seed % 3
+    seats = [{"seat": i, "name": f"P{i}"} for i in range(players)]
+    ev = [Event(game_id, 0, "pig", "game_started", 1, {
+        "ruleset": pin, "seats": seats, "provenance": {"source": "simulated", "detail": f"bench {seed}"}, "target": TARGET})]
+    scores = [0] * players
+    p = 0
+    while True:
+        total = 0
+        while True:
+            face = rng.randint(1, 6)
+            ev.append(Event(game_id, len(ev), "pig", "die_rolled", 2, {"player": p, "face": face}))
+            if face == 1:
+                break
+            total += face
+            if total >= 25 or scores[p] + total >= TARGET:
+                ev.append(Event(game_id, len(ev), "pig", "held", 1, {"player": p, "banked": total}))
+                scores[p] += total
+                break
+        if scores[p] >= TARGET:
+            ev.append(Event(game_id, len(ev), "pig", "game_ended", 1, {"scores": scores, "winners": [p]}))
+            return ev
+        p = (p + 1) % players
+
+
+def du(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t
+
+
+def lookup_latency(archive: Archive, game_ids: list[str], samples: int = 200) -> tuple[float, float]:
+    rng = random.Random(1)
+    picks = [rng.choice(game_ids) for _ in range(samples)]
+    times = []
+    for g in picks:
+        _, dt = timed(lambda: archive.read_game(g))
+        times.append(dt)
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.95)]
+
+
+def scan(archive: Archive) -> tuple[int, float, float]:
+    """(events, seconds decoding to records, seconds reading Arrow only) over the same files."""
+    def records():
+        return sum(1 for _ in archive.iter_events())
+
+    def arrow_only():
+        return sum(read_parquet(archive.path_of(p)).num_rows for p in sorted(archive.snapshot().files))
+
+    n, t_rec = timed(records)
+    _, t_arrow = timed(arrow_only)
+    return n, t_rec, t_arrow
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--batch", type=int, default=1_000, help="games per bulk-import commit")
+    ap.add_argument("--tiny", type=int, default=10_000, help="games appended one commit each")
+    ap.add_argument("--dir", type=Path, default=None, help="work directory (default: a temporary one)")
+    ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = ap.parse_args()
+    work = args.dir or Path(tempfile.mkdtemp(prefix="replay-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    plugin = registry.get("pig")
+    r: dict[str, float] = {"games": args.games}
+
+    # --- baseline: pyarrow writes one Arrow table to one file ------------------------------
+    sample = [e for i in range(2_000) for e in synthetic_game(f"s{i:06d}", i)]
+    table = encode(sample, plugin)
+    _, t = timed(lambda: pq.write_table(table, io.BytesIO(), compression="zstd"))
+    r["baseline_arrow_write_events_per_s"] = table.num_rows / t
+    _, t = timed(lambda: encode(sample, plugin))
+    r["encode_records_events_per_s"] = len(sample) / t
+
+    # --- bulk import: 100k games in commits of --batch games -------------------------------
+    big = Archive.init(work / "bulk")
+    events_total, t_import, t_gen = 0, 0.0, 0.0
+    ids = []
+    for start in range(0, args.games, args.batch):
+        t0 = time.perf_counter()
+        games = [synthetic_game(f"g{i:07d}", i) for i in range(start, min(start + args.batch, args.games))]
+        t1 = time.perf_counter()
+        big.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
+        t_import += time.perf_counter() - t1
+        t_gen += t1 - t0
+        events_total += sum(len(g) for g in games)
+        ids.extend(g[0].game_id for g in games)
+    r["events"] = events_total
+    r["events_per_game"] = events_total / args.games
+    r["bulk_import_events_per_s"] = events_total / t_import
+    r["bulk_files"] = len(big.snapshot().files)
+    r["bulk_bytes"] = du(big.root)
+
+    n, t_rec, t_arrow = scan(big)
+    r["scan_records_events_per_s"] = n / t_rec
+    r["scan_arrow_events_per_s"] = n / t_arrow
+    _, t_open = timed(lambda: Archive(big.root).snapshot())
+    r["open_manifest_s"] = t_open
+    r["lookup_before_median_ms"], r["lookup_before_p95_ms"] = (x * 1000 for x in lookup_latency(big, ids))
+
+    _, t_compact = timed(lambda: compact(big))
+    r["compact_s"] = t_compact
+    r["compacted_files"] = len(big.snapshot().files)
+    r["compacted_bytes"] = du(big.root)
+    r["lookup_after_median_ms"], r["lookup_after_p95_ms"] = (x * 1000 for x in lookup_latency(big, ids))
+    n, t_rec, t_arrow = scan(big)
+    r["scan_compacted_records_events_per_s"] = n / t_rec
+    r["scan_compacted_arrow_events_per_s"] = n / t_arrow
+    shutil.rmtree(big.root)
+
+    # --- per-game appends (fsync), and tiny files vs compacted for a scan -------------------
+    tiny_games = [synthetic_game(f"t{i:06d}", i) for i in range(args.tiny)]
+    raw_dir = work / "raw-tiny"
+    raw_dir.mkdir()
+
+    def raw_tiny():
+        for i, g in enumerate(tiny_games[:2000]):
+            buf = io.BytesIO()
+            pq.write_table(encode(g, plugin), buf, compression="snappy")
+            fd = os.open(raw_dir / f"{i}.parquet", os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+            os.write(fd, buf.getvalue())
+            os.fsync(fd)
+            os.close(fd)
+
+    _, t = timed(raw_tiny)
+    r["baseline_tiny_files_per_s"] = 2000 / t
+    tiny = Archive.init(work / "tiny")
+
+    def appends():
+        for g in tiny_games:
+            tiny.append(g[0].game_id, g, NEW_STREAM)
+
+    _, t = timed(appends)
+    r["append_games_per_s"] = args.tiny / t
+    n, t_rec, t_arrow = scan(tiny)
+    r["tiny_scan_records_events_per_s"] = n / t_rec
+    r["tiny_scan_arrow_events_per_s"] = n / t_arrow
+    compact(tiny)
+    n, t_rec2, t_arrow2 = scan(tiny)
+    r["tiny_compacted_scan_records_events_per_s"] = n / t_rec2
+    r["tiny_compacted_scan_arrow_events_per_s"] = n / t_arrow2
+    r["tiny_scan_slowdown_records"] = t_rec / t_rec2
+    r["tiny_scan_slowdown_arrow"] = t_arrow / t_arrow2
+    if args.dir is None:
+        shutil.rmtree(work)
+
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(r, indent=2))
+    width = max(len(k) for k in r)
+    for k, v in r.items():
+        print(f"{k:<{width}}  {v:,.3f}" if isinstance(v, float) else f"{k:<{width}}  {v:,}")
+
+
+if __name__ == "__main__":
+    main()
