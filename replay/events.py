@@ -39,7 +39,7 @@ class EventPayload(BaseModel):
     version: ClassVar[int] = 1
 
     @classmethod
-    def of(cls, event: "Event") -> Self:
+    def of(cls, event: Event) -> Self:
         """The typed model of a record (validates; not for hot paths)."""
         return cls.model_validate(event.payload)
 
@@ -96,7 +96,7 @@ class Event(NamedTuple):
     payload: dict[str, Any]
 
     @classmethod
-    def create(cls, kind: str, game_id: str, seq: int, payload: EventPayload) -> "Event":
+    def create(cls, kind: str, game_id: str, seq: int, payload: EventPayload) -> Event:
         """A record from a validated model (how simulations and parsers make events)."""
         return cls(
             game_id,

@@ -7,7 +7,6 @@ import pytest
 
 from replay.archive import Archive
 from replay.games.pig import PLUGIN as PIG
-from replay.games.pig import simulate_game
 
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))

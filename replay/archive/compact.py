@@ -2,15 +2,18 @@
 
 Appends make one small file each; a scan over thousands of them is slow. Compaction
 reads every committed file of a kind (without blocking writers), sorts the events
-by (game_id, seq), writes files of at most ``max_rows`` rows (never splitting a
+by (game_id, seq), writes files of about ``max_rows`` events (never splitting a
 game) with row groups small enough that one game is found through row-group
 statistics, checks the new files (rows, checksums, games), and only then swaps them
 for the old ones in a single commit. Appends made meanwhile are kept: they are
 simply not part of this round.
 
+It works one game-id range at a time (about ``max_rows`` events): for each range
+it reads, from each file, only the row groups whose statistics overlap it, so
+memory stays bounded whatever the archive's size.
+
 Old event versions are upcast on the way, so a compacted file holds current
-versions only. The whole kind is held in memory while sorting (about the size of
-the decoded archive); archives larger than memory need a streaming merge.
+versions only.
 """
 
 from __future__ import annotations
@@ -18,15 +21,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from ..errors import ArchiveError
 from ..schema import decode, encode, kind_schema, schema_fingerprint
 from . import manifest as mf
 from .store import ROW_GROUP_ROWS, Archive, PreparedFile, read_parquet
 
-MAX_ROWS_PER_FILE = 5_000_000
+MAX_ROWS_PER_FILE = 2_000_000
+"""Events per output file, and so about what compaction holds in memory at once."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,7 @@ def compact(
     row_group_rows: int = ROW_GROUP_ROWS,
     progress: Callable[[int], None] | None = None,
 ) -> CompactionResult:
+    """Compact every kind held in more than one file. ``progress`` is told events done."""
     snapshot = archive.snapshot()
     files_before, generation = len(snapshot.files), snapshot.generation
     by_kind: dict[str, list[mf.FileEntry]] = {}
@@ -57,21 +65,24 @@ def compact(
                 continue  # every file is written sorted: one file is already compact
             plugin = archive.plugins.get(kind)
             current = schema_fingerprint(kind_schema(plugin))
-            tables = []
-            for entry in sorted(entries, key=lambda e: e.path):
-                table = read_parquet(archive.path_of(entry.path), dictionaries=False)
-                if entry.schema != current:  # an older layout: upcast through the event records
-                    table = encode(decode(table, plugin), plugin)
-                tables.append(table)
+            ranges = {e.path: (min(e.games), max(e.games)) for e in entries if e.games}
+            ours = []
+            for lo, hi in _game_ranges(entries, max_rows):
+                tables = []
+                for entry in entries:
+                    first, last = ranges.get(entry.path, (None, None))
+                    if first is None or last < lo or first > hi:
+                        continue
+                    table = _read_game_range(archive.path_of(entry.path), lo, hi)
+                    if entry.schema != current:  # an older layout: upcast through the event records
+                        table = encode(decode(table, plugin), plugin)
+                    tables.append(table)
+                merged = pa.concat_tables(tables)
+                ours.append(archive.prepare_table(merged, kind, spill=True, row_group_rows=row_group_rows))
                 if progress:
-                    progress(1)
-            merged = pa.concat_tables(tables).sort_by([("game_id", "ascending"), ("seq", "ascending")])
-            expected_rows = sum(e.rows for e in entries)
-            if merged.num_rows != expected_rows:
-                raise ArchiveError(f"compaction read {merged.num_rows} {kind} events, the manifest says {expected_rows}")
-            for chunk in _split_at_games(merged, max_rows):
-                prepared.append(archive.prepare_table(chunk, kind, spill=True, row_group_rows=row_group_rows))
-            _check_prepared(archive, [p for p in prepared if p.kind == kind], entries)
+                    progress(merged.num_rows)
+            _check_prepared(ours, entries)
+            prepared.extend(ours)
             sources.extend(e.path for e in entries)
         if not sources:
             return CompactionResult((), files_before, files_before, 0, generation)
@@ -92,29 +103,44 @@ def compact(
     )
 
 
-def _split_at_games(table: pa.Table, max_rows: int) -> list[pa.Table]:
-    """Slices of at most ``max_rows`` rows that never cut a game in two (a bigger game gets its own slice)."""
-    if table.num_rows <= max_rows:
-        return [table]
-    game_ids = table.column("game_id").to_pylist()
-    out, start = [], 0
-    while start < len(game_ids):
-        end = min(start + max_rows, len(game_ids))
-        if end < len(game_ids):
-            cut = end
-            while cut > start and game_ids[cut] == game_ids[cut - 1]:
-                cut -= 1
-            if cut == start:  # one game longer than max_rows
-                cut = end
-                while cut < len(game_ids) and game_ids[cut] == game_ids[cut - 1]:
-                    cut += 1
-            end = cut
-        out.append(table.slice(start, end - start))
-        start = end
-    return out
+def _game_ranges(entries: list[mf.FileEntry], max_rows: int) -> list[tuple[str, str]]:
+    """Consecutive game-id ranges of about ``max_rows`` events each (a game is never split).
+
+    One output file per range; only one range is in memory at a time, so memory is
+    bounded by ``max_rows`` and not by the size of the archive.
+    """
+    counts: dict[str, int] = {}
+    for entry in entries:
+        for game, span in entry.games.items():
+            counts[game] = counts.get(game, 0) + span.last - span.first + 1
+    ranges: list[tuple[str, str]] = []
+    low, rows = None, 0
+    for game in sorted(counts):
+        low = low if low is not None else game
+        rows += counts[game]
+        if rows >= max_rows:
+            ranges.append((low, game))
+            low, rows = None, 0
+    if low is not None:
+        ranges.append((low, max(counts)))
+    return ranges
 
 
-def _check_prepared(archive: Archive, prepared: list[PreparedFile], sources: list[mf.FileEntry]) -> None:
+def _read_game_range(path: Path, low: str, high: str) -> pa.Table:
+    """The rows with ``low <= game_id <= high``, reading only row groups whose statistics overlap."""
+    pf = pq.ParquetFile(path, page_checksum_verification=True)
+    col = pf.schema_arrow.get_field_index("game_id")
+    groups = []
+    for i in range(pf.metadata.num_row_groups):
+        stats = pf.metadata.row_group(i).column(col).statistics
+        if stats is None or not stats.has_min_max or (stats.min <= high and low <= stats.max):
+            groups.append(i)
+    table = pf.read_row_groups(groups)
+    ids = table.column("game_id")
+    return table.filter(pc.and_(pc.greater_equal(ids, low), pc.less_equal(ids, high)))
+
+
+def _check_prepared(prepared: list[PreparedFile], sources: list[mf.FileEntry]) -> None:
     """Re-read what was written: row counts, checksums and per-game seq ranges must add up."""
     rows = 0
     games: dict[str, tuple[int, int]] = {}

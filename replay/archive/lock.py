@@ -23,7 +23,7 @@ class ArchiveLock:
         self.timeout = timeout
         self._fd: int | None = None
 
-    def __enter__(self) -> "ArchiveLock":
+    def __enter__(self) -> ArchiveLock:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         mode = fcntl.LOCK_EX if self.exclusive else fcntl.LOCK_SH
         deadline = time.monotonic() + self.timeout

@@ -48,7 +48,7 @@ class GameSpan:
         return [self.first, self.last, list(self.players) if self.players is not None else None, self.ended]
 
     @classmethod
-    def from_json(cls, raw: list[Any]) -> "GameSpan":
+    def from_json(cls, raw: list[Any]) -> GameSpan:
         first, last, players, ended = raw
         return cls(first, last, tuple(players) if players is not None else None, bool(ended))
 
@@ -81,7 +81,7 @@ class FileEntry:
         }
 
     @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> "FileEntry":
+    def from_json(cls, raw: dict[str, Any]) -> FileEntry:
         return cls(
             path=raw["path"],
             kind=raw["kind"],

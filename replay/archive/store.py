@@ -22,7 +22,7 @@ import io
 import json
 import os
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +41,7 @@ from ..errors import (
 )
 from ..events import GAME_ID_PATTERN, Event
 from ..plugin import GamePlugin, PluginRegistry, registry as default_registry
-from ..schema import DICTIONARY_COLUMNS, decode, encode, kind_schema, schema_fingerprint
+from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
 from .fsutil import fsync_dir, write_new_file
 from .lock import ArchiveLock
@@ -133,7 +133,7 @@ class Archive:
     # ------------------------------------------------------------------ paths and locks
 
     @classmethod
-    def init(cls, root: Path | str, plugins: PluginRegistry | None = None) -> "Archive":
+    def init(cls, root: Path | str, plugins: PluginRegistry | None = None) -> Archive:
         root = Path(root)
         if (root / MARKER).exists():
             raise ArchiveError(f"{root} is already an archive")
@@ -234,7 +234,7 @@ class Archive:
         }
         return self.commit_prepared(prepared, positions)
 
-    def commit_prepared(self, prepared: Sequence[PreparedFile], positions: dict[str, "StreamPosition"]) -> CommitResult:
+    def commit_prepared(self, prepared: Sequence[PreparedFile], positions: dict[str, StreamPosition]) -> CommitResult:
         """Commit prepared files if every stream still ends where its writer expects.
 
         The check and the commit happen under one exclusive lock: that is the
@@ -539,14 +539,3 @@ def game_spans(table: pa.Table, plugin: GamePlugin) -> dict[str, mf.GameSpan]:
         spans[g] = mf.GameSpan(seqs[i], seqs[j - 1], players, ended)
         i = j
     return spans
-
-
-def expected_schema_fingerprint(plugin: GamePlugin) -> str:
-    return schema_fingerprint(kind_schema(plugin))
-
-
-def group_by_game(events: Iterable[Event]) -> dict[str, list[Event]]:
-    out: dict[str, list[Event]] = {}
-    for e in events:
-        out.setdefault(e.game_id, []).append(e)
-    return out

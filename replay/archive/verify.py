@@ -163,9 +163,9 @@ def _check_games(
         kind = state.streams[game].kind if game in state.streams else None
         plugin = plugins.get(kind) if kind else None
         expected = 0
-        for seq, typ, path in rows:
+        for seq, _type, path in rows:
             if seq < expected:
-                report.problems.append(Problem(f"duplicated seq (also in an earlier row or file)", path, game, seq))
+                report.problems.append(Problem("duplicated seq (also in an earlier row or file)", path, game, seq))
                 continue
             if seq > expected:
                 missing = f"{expected}" if seq == expected + 1 else f"{expected}..{seq - 1}"

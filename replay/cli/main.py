@@ -224,7 +224,8 @@ def verify_(deep: bool, fmt: str, archive_path: Path) -> None:
 
 
 @cli.command(name="compact")
-@click.option("--max-rows", type=click.IntRange(min=1), default=MAX_ROWS_PER_FILE, show_default=True, help="events per output file at most")
+@click.option("--max-rows", type=click.IntRange(min=1), default=MAX_ROWS_PER_FILE, show_default=True,
+              help="events per output file (about; a game is never split); also bounds memory")
 @archive_option
 def compact_(max_rows: int, archive_path: Path) -> None:
     """Merge small files into large ones sorted by (game_id, seq).
@@ -237,8 +238,8 @@ def compact_(max_rows: int, archive_path: Path) -> None:
       replay compact && replay verify
     """
     archive = _open(archive_path)
-    files = len(archive.snapshot().files)
-    with click.progressbar(length=files, label="compacting", file=sys.stderr) as bar:
+    events = sum(f.rows for f in archive.snapshot().files.values())
+    with click.progressbar(length=events, label="compacting", file=sys.stderr, show_eta=True) as bar:
         result = compact(archive, max_rows=max_rows, progress=bar.update)
     if not result.kinds:
         click.echo(f"nothing to compact: {result.files_before} file(s), already compact")
