@@ -20,7 +20,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ManifestError
 from ..rulesets import canonical_json
@@ -31,8 +31,7 @@ FORMAT_VERSION = 1
 _RECORD = re.compile(r"^(checkpoint|commit)-(\d{10})\.json$")
 
 
-@dataclass(frozen=True)
-class GameSpan:
+class GameSpan(NamedTuple):
     """The events of one game inside one file: seqs ``first..last``.
 
     ``players`` is known where the file holds the game's first event; ``ended``
@@ -50,7 +49,7 @@ class GameSpan:
     @classmethod
     def from_json(cls, raw: list[Any]) -> GameSpan:
         first, last, players, ended = raw
-        return cls(first, last, tuple(players) if players is not None else None, bool(ended))
+        return cls(first, last, tuple(players) if players is not None else None, ended is True)
 
 
 @dataclass(frozen=True)
@@ -118,8 +117,7 @@ class Commit:
         }
 
 
-@dataclass(frozen=True)
-class StreamInfo:
+class StreamInfo(NamedTuple):
     """What the manifest knows of one game without opening a file."""
 
     kind: str

@@ -118,6 +118,7 @@ class Archive:
         self.plugins = plugins or default_registry
         self.lock_timeout = lock_timeout
         self._state: mf.ManifestState | None = None
+        self._footers: dict[str, pq.FileMetaData] = {}
         marker = self.root / MARKER
         if not marker.is_file():
             raise NotAnArchive(
@@ -174,6 +175,16 @@ class Archive:
     def path_of(self, relative: str) -> Path:
         return self.root / relative
 
+    def _footer(self, relative: str) -> pq.FileMetaData:
+        """A committed file's Parquet footer, parsed once per process (files never change;
+        a path is never reused for other content once committed)."""
+        meta = self._footers.get(relative)
+        if meta is None:
+            if len(self._footers) >= FOOTER_CACHE_FILES:
+                self._footers.clear()
+            meta = self._footers[relative] = pq.read_metadata(self.path_of(relative))
+        return meta
+
     # ------------------------------------------------------------------ reading
 
     def last_seq(self, game_id: str) -> int:
@@ -198,7 +209,7 @@ class Archive:
             plugin = self.plugins.get(info.kind)
             events: list[Event] = []
             for path in info.files:
-                table = _read_game_rows(self.path_of(path), game_id)
+                table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
                 events.extend(decode(table, plugin))
         events.sort(key=lambda e: e.seq)
         if [e.seq for e in events] != list(range(info.last_seq + 1)):
@@ -469,6 +480,9 @@ def _overlaps(span: mf.GameSpan, first: int, last: int) -> bool:
 # ---------------------------------------------------------------------- Parquet helpers
 
 
+FOOTER_CACHE_FILES = 1_024
+"""Parsed Parquet footers kept per Archive object, for repeated lookups in one process."""
+
 SMALL_FILE_ROWS = 10_000
 """Below this, snappy: zstd's per-column set-up costs more than it saves on a tiny append."""
 
@@ -495,19 +509,46 @@ def read_parquet(path: Path, columns: list[str] | None = None, dictionaries: boo
 
 
 def row_groups_for_game(pf: pq.ParquetFile, game_id: str) -> list[int]:
-    """Row groups whose game_id min/max statistics admit ``game_id``: a lookup reads only these."""
+    """Row groups whose game_id min/max statistics admit ``game_id``: a lookup reads only these.
+
+    Archive files are sorted by game_id, so a binary search finds the first
+    candidate group; groups are then taken while their minimum admits the id.
+    A file without statistics is read whole.
+    """
+    meta = pf.metadata
     col = pf.schema_arrow.get_field_index("game_id")
+    n = meta.num_row_groups
+
+    def bounds(i: int) -> tuple[str, str] | None:
+        stats = meta.row_group(i).column(col).statistics
+        return (stats.min, stats.max) if stats is not None and stats.has_min_max else None
+
+    lo, hi = 0, n
+    while lo < hi:  # first group whose max >= game_id
+        mid = (lo + hi) // 2
+        b = bounds(mid)
+        if b is None:
+            return list(range(n))
+        if b[1] < game_id:
+            lo = mid + 1
+        else:
+            hi = mid
     groups = []
-    for i in range(pf.metadata.num_row_groups):
-        stats = pf.metadata.row_group(i).column(col).statistics
-        if stats is None or not stats.has_min_max or stats.min <= game_id <= stats.max:
-            groups.append(i)
+    for i in range(lo, n):
+        b = bounds(i)
+        if b is None or b[0] > game_id:
+            break
+        groups.append(i)
     return groups
 
 
-def _read_game_rows(source: Path | pa.BufferReader, game_id: str) -> pa.Table:
+def _read_game_rows(
+    source: Path | pa.BufferReader, game_id: str, metadata: pq.FileMetaData | None = None
+) -> pa.Table:
     """Only the row groups that can hold ``game_id``, then only its rows."""
-    pf = pq.ParquetFile(source, page_checksum_verification=True, read_dictionary=list(DICTIONARY_COLUMNS))
+    pf = pq.ParquetFile(
+        source, metadata=metadata, page_checksum_verification=True, read_dictionary=list(DICTIONARY_COLUMNS)
+    )
     groups = row_groups_for_game(pf, game_id)
     if not groups:
         return pf.schema_arrow.empty_table()

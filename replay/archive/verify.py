@@ -124,6 +124,9 @@ def _check_file(
     if kinds - {entry.kind}:
         problem(f"holds events of kind {sorted(kinds - {entry.kind})} in a {entry.kind} file")
     sorted_table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+    keys = list(zip(table.column("game_id").to_pylist(), table.column("seq").to_pylist()))
+    if keys != sorted(keys):
+        problem("rows are not sorted by (game_id, seq): one-game lookups would miss events")
     try:
         spans = game_spans(sorted_table, plugin)
     except (KeyError, pa.ArrowException) as exc:
