@@ -1,0 +1,85 @@
+"""Bots: choosers that play. ``random`` picks uniformly among legal answers; ``greedy``
+values each answer by what it gains now against what it costs, and plays sensibly."""
+
+from __future__ import annotations
+
+import random
+
+from .engine import Chooser, Prompt, StepKey, construction_coins, die_cost
+from .rules_data import Effect
+from .state import GameState, PlayerState
+
+
+class RandomBot(Chooser):
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, prompt: Prompt) -> StepKey:
+        # The first legal answer of a random permutation is uniform among the legal answers,
+        # and usually needs only a few checks.
+        candidates = list(prompt.candidates())
+        if prompt.can_skip:
+            candidates.append(StepKey("skip"))
+        self.rng.shuffle(candidates)
+        for c in candidates:
+            if prompt.check(c) is None:
+                return c
+        raise AssertionError(f"a {prompt.kind} prompt with no legal answer")
+
+
+_EFFECT_VALUE = {
+    "resource": 2.0, "shield": 1.2, "coins": 0.45, "cross": 2.5, "extra_action": 3.0, "die_discount": 1.5,
+    "die_free": 2.0, "income": 1.5, "unlock": 2.5,
+}
+
+
+class GreedyBot(Chooser):
+    """Best immediate value; ties broken by the seeded generator."""
+
+    def __init__(self, rng: random.Random, state: GameState, seat: int) -> None:
+        self.rng, self.state, self.seat = rng, state, seat
+
+    def choose(self, prompt: Prompt) -> StepKey:
+        options = prompt.options()
+        if not options:
+            raise AssertionError(f"a {prompt.kind} prompt with no legal answer")
+        p = self.state.players[self.seat]
+        scored = [(self._value(p, o), self.rng.random(), o) for o in options]
+        return max(scored)[2]
+
+    def _value(self, p: PlayerState, s: StepKey) -> float:
+        coin_weight = 0.6 if p.coins < 6 else 0.25  # coins matter less the more you hold
+        if s.kind == "skip":
+            return 0.0
+        if s.kind == "pass":
+            return self.state.rules.start.pass_coins * coin_weight
+        if s.kind == "bonus":
+            return sum(self._effect_value(p, e) for e in self.state.rules.bonus_slots.slots[s.slot])
+        b = p.board[s.building]
+        space = b.space[s.space]
+        cost = construction_coins(p, space.cost) + (die_cost(self.state, p, s.die, False) if s.die else 0)
+        value = 1.0 + sum(self._effect_value(p, e) for e in space.effects)  # every space is progress
+        left = len(b.spaces) - len(p.crossed.get(s.building, ())) - 1
+        if b.bonus_on_complete:
+            value += 4.0 if left == 0 else 2.0 / (1 + left)
+        return value - coin_weight * cost
+
+    def _effect_value(self, p: PlayerState, e: Effect) -> float:
+        early = max(0.2, 1.0 - self.state.turn / 20)
+        if e.type == "vp":
+            return float(e.vp)
+        if e.type == "attack":
+            return max(0.0, e.vp - 1.0)
+        if e.type == "coins":
+            return e.amount * 0.45
+        if e.type == "per_space":
+            n = p.count(e.building) + 1
+            return e.coins * n * 0.45 + e.vp * n
+        if e.type == "vp_per_leader_end":
+            return e.vp * 2.0
+        if e.type in ("resource", "die_discount", "die_free", "income", "unlock"):
+            return _EFFECT_VALUE[e.type] * (0.5 + early)
+        return _EFFECT_VALUE.get(e.type, 0.5)
+
+
+BOTS = ("random", "greedy")

@@ -1,0 +1,463 @@
+"""The projector: a pure fold from events to state that checks every rule.
+
+Every action is resolved by one routine, :func:`resolve`, which asks a *chooser*
+each question the rules pose (which die and space, which bonus slot, the extra
+action, which space an effect crosses). Replay answers from the event's steps and
+checks each answer; bots answer from the listed options; ``legal_actions``
+explores every answer. One code path, so what is listed as legal is exactly what
+replay accepts.
+
+Violations are :class:`replay.errors.RuleViolation` carrying the event's seq,
+turn, player, a rule id from :data:`RULES`, and expected against found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from replay.errors import RuleViolation, Violation
+from replay.events import Event
+
+from .rules_data import Effect, Options, Ruleset
+from .state import GameState, PlayerState
+
+RULES: dict[str, str] = {
+    "start.seats": "Seats are numbered 0, 1, 2, ... and every city is a board of the ruleset.",
+    "start.ruleset": "A game is replayed under the exact ruleset it pins.",
+    "turn.order": "A turn is a roll, one action per player in seat order, any special-die swaps, then the turn's end.",
+    "turn.roll": "Every die in the Forum is rolled each turn, showing one of its faces in one Forum section.",
+    "action.main": "An action is building with a die, building the Wonder, or passing.",
+    "die.forum": "A chosen die must be in the Forum this turn.",
+    "die.locked": "A special die can be chosen only by a player who has unlocked it.",
+    "die.target": "A die builds only the spaces its face reaches.",
+    "space.order": "Spaces follow the arrow's order of construction; the Market's in any order.",
+    "space.taken": "A space is crossed once.",
+    "space.unknown": "The space must exist on that building's arrow.",
+    "pay.coins": "A payment cannot exceed the coins held.",
+    "guild.condition": (
+        "A Guild Court space needs, in the building the purple die shows, at least as many crossed spaces as "
+        "each neighbour (strictly more than the opponent with 2 players), counting spaces crossed before this turn."
+    ),
+    "effect.choice": "Each effect is answered by one valid choice, in order.",
+    "bonus.slot": "Completing a building (not the Warehouse) crosses one free bonus slot of your choice.",
+    "swap.required": "A special die unlocked for the first time replaces a grey die of the Forum at the end of that turn.",
+    "end.trigger": "When a player has crossed 3 bonuses, the turn is finished and one final turn is played; then scoring.",
+    "claim.paid": "The coins written as paid are what the action cost.",
+    "claim.vp": "The VP written during an action are what the rules give.",
+    "claim.coins": "The coins written after an action are what the player holds.",
+    "claim.score": "The final scores and winners are what the rules give.",
+}
+
+
+class StepKey(NamedTuple):
+    """One answer: the fields of an event step, as a hashable tuple."""
+
+    kind: str
+    die: str | None = None
+    building: str | None = None
+    lane: str | None = None
+    space: str | None = None
+    slot: int | None = None
+
+    @classmethod
+    def of(cls, step: dict[str, Any]) -> StepKey:
+        return cls(step["kind"], step.get("die"), step.get("building"), step.get("lane"), step.get("space"), step.get("slot"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self._asdict().items() if v is not None}
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        if self.die:
+            parts.append(f"die {self.die}")
+        if self.building:
+            parts.append(f"{self.building}/{self.lane}/{self.space}")
+        if self.slot is not None:
+            parts.append(f"slot {self.slot}")
+        return " ".join(parts)
+
+
+@dataclass
+class Prompt:
+    """A question the rules ask a player: the answers allowed, and why any other is refused."""
+
+    kind: str                                       # main | extra | cross | bonus
+    candidates: Callable[[], Iterable[StepKey]]
+    problem: Callable[[StepKey], tuple[str, str, str] | None]
+    can_skip: bool = False
+
+    def options(self) -> list[StepKey]:
+        out = [c for c in self.candidates() if self.problem(c) is None]
+        if self.can_skip:
+            out.append(StepKey("skip"))
+        return out
+
+    def check(self, step: StepKey) -> tuple[str, str, str] | None:
+        if step.kind == "skip":
+            return None if self.can_skip else ("effect.choice", f"a {self.kind} choice (it cannot be skipped)", "skip")
+        return self.problem(step)
+
+
+class Chooser:
+    """Answers prompts. Subclasses: replay (from a log), bots, legal-move exploration."""
+
+    def choose(self, prompt: Prompt) -> StepKey:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class Outcome(NamedTuple):
+    paid: int
+    vp: int
+    steps: list[StepKey]
+
+
+# ----------------------------------------------------------------------------- costs
+
+
+def forum_cost(state: GameState, die: str) -> int:
+    return state.rules.start.forum_sections[state.roll[die][1]]
+
+
+def die_cost(state: GameState, p: PlayerState, die: str, free: bool) -> int:
+    colour = state.forum[die]
+    if free or colour in p.free_colours:
+        return 0
+    return max(0, forum_cost(state, die) - p.discount_all - p.discount.get(colour, 0))
+
+
+def construction_coins(p: PlayerState, cost: int) -> int:
+    return max(0, cost - max(0, p.resources))
+
+
+# ----------------------------------------------------------------------------- the resolver
+
+
+class _Action:
+    """Resolves one player's action against the state, asking ``chooser`` every question."""
+
+    def __init__(self, state: GameState, p: PlayerState, chooser: Chooser) -> None:
+        self.state, self.p, self.chooser = state, p, chooser
+        self.rules: Ruleset = state.rules
+        self.paid = 0
+        self.vp = 0
+        self.steps: list[StepKey] = []
+
+    def ask(self, prompt: Prompt) -> StepKey:
+        step = self.chooser.choose(prompt)
+        self.steps.append(step)
+        return step
+
+    # -- the main action and extra actions ------------------------------------------------
+
+    def main(self) -> None:
+        step = self.ask(Prompt("main", self._action_candidates, lambda s: self._action_problem(s, free=False, main=True)))
+        self._do_action(step, free=False)
+
+    def _do_action(self, step: StepKey, free: bool) -> None:
+        p = self.p
+        if step.kind == "pass":
+            self._gain(self.rules.start.pass_coins)
+        elif step.kind == "wonder":
+            self._cross("wonder", step.space, extra_coins=0)
+        elif step.kind == "build":
+            cost = die_cost(self.state, p, step.die, free)
+            self._cross(step.building, step.space, extra_coins=cost)
+            income = p.income.get(self.state.forum[step.die], 0)
+            if income:
+                self._gain(income)
+
+    def _action_candidates(self) -> Iterable[StepKey]:
+        yield StepKey("pass")
+        wonder = self.p.board["wonder"]
+        for lane in wonder.lanes:
+            for space in lane.spaces:
+                yield StepKey("wonder", None, "wonder", lane.symbol, space)
+        for die in self.state.forum:
+            for building, lane in self._reach(die):
+                for space in lane.spaces:
+                    yield StepKey("build", die, building, lane.symbol, space)
+
+    def _reach(self, die: str) -> Iterable[tuple[str, Any]]:
+        colour = self.state.forum[die]
+        face = self._face(die)
+        for b in self.p.board.values():
+            if face.colours:
+                if b.colour in face.colours:
+                    yield from ((b.id, lane) for lane in b.lanes)
+            elif b.colour == colour:
+                yield from ((b.id, lane) for lane in b.lanes if lane.symbol in face.symbols)
+
+    def _reaches(self, die: str, building: str | None, lane: str | None) -> bool:
+        b = self.p.board.get(building) if building else None
+        if b is None or lane not in b.lane:
+            return False
+        face = self._face(die)
+        if face.colours:
+            return b.colour in face.colours
+        return b.colour == self.state.forum[die] and lane in face.symbols
+
+    def _face(self, die: str):
+        return self.rules.faces[self.state.forum[die]][self.state.roll[die][0]]
+
+    def _action_problem(self, s: StepKey, free: bool, main: bool) -> tuple[str, str, str] | None:
+        allowed = ("build", "wonder", "pass") if main else ("build", "wonder")
+        if s.kind not in allowed:
+            return ("action.main" if main else "effect.choice", " or ".join(allowed), s.kind)
+        if s.kind == "pass":
+            return None
+        if s.kind == "wonder":
+            if s.building != "wonder":
+                return ("action.main", "the wonder building", str(s.building))
+            return self._space_problem("wonder", s.lane, s.space, extra=0)
+        if s.die not in self.state.forum:
+            return ("die.forum", "one of " + ", ".join(self.state.forum), str(s.die))
+        colour = self.state.forum[s.die]
+        if colour in self.rules.start.special and colour not in self.p.unlocked:
+            return ("die.locked", f"a die {self.p.name} has unlocked", f"the {colour} die, still locked")
+        if not self._reaches(s.die, s.building, s.lane):
+            reach = {(b, lane.symbol) for b, lane in self._reach(s.die)}
+            face = self.state.roll[s.die][0]
+            where = ", ".join(f"{b}/{lane}" for b, lane in sorted(reach)) or "nothing"
+            return ("die.target", f"the {colour} die showing {face} to reach {where}", f"{s.building}/{s.lane}")
+        return self._space_problem(s.building, s.lane, s.space, extra=die_cost(self.state, self.p, s.die, free), die=s.die)
+
+    # -- crossing a space --------------------------------------------------------------------
+
+    def _space_problem(
+        self, building: str, lane_symbol: str | None, space: str | None, extra: int, die: str | None = None
+    ) -> tuple[str, str, str] | None:
+        p = self.p
+        b = p.board.get(building)
+        lane = b.lane.get(lane_symbol) if b is not None and lane_symbol is not None else None
+        if b is None or lane is None or space not in lane.spaces:
+            return ("space.unknown", f"a space on an arrow of {building}", f"{building}/{lane_symbol}/{space}")
+        crossed = p.crossed.get(building, ())
+        if space in crossed:
+            return ("space.taken", f"an open space of {building}", f"{space}, already crossed")
+        if lane.ordered:
+            nxt = next((x for x in lane.spaces if x not in crossed), None)
+            if space != nxt:
+                return ("space.order", f"{nxt} (next on the {lane_symbol} arrow)", space)
+        if b.guild:
+            problem = self._guild_problem(die)
+            if problem:
+                return problem
+        cost = b.space[space].cost
+        owed = extra + construction_coins(p, cost)
+        if owed > p.coins:
+            return ("pay.coins", f"at most {p.coins} coins to pay",
+                    f"{owed} owed ({extra} for the die, {construction_coins(p, cost)} for a cost of {cost} "
+                    f"with {max(0, p.resources)} resources)")
+        return None
+
+    def _guild_problem(self, die: str | None) -> tuple[str, str, str] | None:
+        state = self.state
+        purple = next((d for d, c in state.forum.items() if c == "purple"), None) if die is None else die
+        if purple is None or state.forum.get(purple) != "purple":
+            return ("guild.condition", "the purple die in the Forum to name a building", "none")
+        face = self._face(purple)
+        group = state.rules.compare_groups[face.compare]
+        mine = _count(state, self.p.seat, group)
+        left, right = state.neighbours(self.p.seat)
+        others = {left, right} - {self.p.seat}
+        for o in others:
+            theirs = _count(state, o, group)
+            need_more = len(state.players) == 2
+            if mine < theirs or (need_more and mine == theirs):
+                rel = "more than" if need_more else "at least as many as"
+                return ("guild.condition", f"{rel} {state.players[o].name}'s {theirs} in {face.compare}",
+                        f"{self.p.name} has {mine}")
+        return None
+
+    def _cross(self, building: str, space: str, extra_coins: int) -> None:
+        p = self.p
+        b = p.board[building]
+        cost = b.space[space].cost
+        coins = extra_coins + construction_coins(p, cost)
+        if self.state.options.resources == "spent":
+            p.resources_spent += min(cost, max(0, p.resources))
+        p.coins -= coins
+        self.paid += coins
+        p.crossed.setdefault(building, set()).add(space)
+        p.this_turn.append((building, space))
+        for effect in b.space[space].effects:
+            self._effect(effect, b.category, building)
+        if b.id == "agora" and p.complete("agora"):
+            self.state.agora_completers.append(p.seat)
+        if b.bonus_on_complete and self._completed(building):
+            free = [i for i, taken in enumerate(p.bonuses) if not taken]
+            if free:
+                pick = self.ask(Prompt("bonus", lambda: (StepKey("bonus", slot=i) for i in free), self._bonus_problem))
+                p.bonuses[pick.slot] = True
+                for effect in self.rules.bonus_slots.slots[pick.slot]:
+                    self._effect(effect, "bonus", None)
+
+    def _completed(self, building: str) -> bool:
+        p = self.p
+        if not p.complete(building):
+            return False
+        if self.state.options.barracks == "one_building" and building.startswith("barracks_"):
+            other = "barracks_east" if building == "barracks_west" else "barracks_west"
+            return p.complete(other)
+        return True
+
+    def _bonus_problem(self, s: StepKey) -> tuple[str, str, str] | None:
+        free = [i for i, taken in enumerate(self.p.bonuses) if not taken]
+        if s.kind != "bonus" or s.slot not in free:
+            return ("bonus.slot", "a free bonus slot: " + ", ".join(map(str, free)), str(s))
+        return None
+
+    def _gain(self, coins: int) -> None:
+        cap = self.state.options.coin_cap
+        self.p.coins = min(cap, self.p.coins + coins) if cap is not None else self.p.coins + coins
+
+    def _score(self, category: str, vp: int) -> None:
+        self.p.vp[category] = self.p.vp.get(category, 0) + vp
+        self.vp += vp
+
+    def _effect(self, e: Effect, category: str, building: str | None) -> None:
+        p, t = self.p, e.type
+        if t in ("resource", "shield"):
+            return  # read from the crossed spaces
+        if t == "vp":
+            self._score(category, e.vp)
+        elif t == "attack":
+            self._score(category, max(0, e.vp - min(2, self._defence(building))))
+        elif t == "coins":
+            self._gain(e.amount)
+        elif t == "per_space":
+            self._gain(e.coins * p.count(e.building))
+            p.end_effects.append((category, e.building, e.vp))
+        elif t == "vp_per_leader_end":
+            p.end_effects.append((category, "leaders", e.vp))
+        elif t == "die_discount":
+            if e.colours:
+                for c in e.colours:
+                    p.discount[c] = p.discount.get(c, 0) + e.amount
+            else:
+                p.discount_all += e.amount
+        elif t == "die_free":
+            p.free_colours.update(e.colours)
+        elif t == "income":
+            for c in e.colours:
+                p.income[c] = p.income.get(c, 0) + e.amount
+        elif t == "unlock":
+            p.unlocked.add(e.die)
+            if e.die not in self.state.forum.values() and e.die not in self.state.pending_swaps:
+                self.state.pending_swaps.append(e.die)
+        elif t == "cross":
+            self._effect_cross(e)
+        elif t == "extra_action":
+            step = self.ask(Prompt(
+                "extra", lambda: (c for c in self._action_candidates() if c.kind != "pass"),
+                lambda s: self._action_problem(s, free=e.free_die, main=False), can_skip=True,
+            ))
+            if step.kind != "skip":
+                self._do_action(step, free=e.free_die)
+
+    def _defence(self, building: str | None) -> int:
+        """Shields of the defending city's facing Barracks, as of the start of the turn."""
+        left, right = self.state.neighbours(self.p.seat)
+        defender, facing = (left, "barracks_east") if building == "barracks_west" else (right, "barracks_west")
+        return _shields(self.state, defender, facing)
+
+    def _effect_cross(self, e: Effect) -> None:
+        def candidates(buildings: tuple[str, ...]) -> Iterable[StepKey]:
+            for bid in buildings:
+                b = self.p.board.get(bid)
+                for lane in b.lanes if b else ():
+                    for space in lane.spaces:
+                        yield StepKey("cross", None, bid, lane.symbol, space)
+
+        def problem_in(buildings: tuple[str, ...]) -> Callable[[StepKey], tuple[str, str, str] | None]:
+            def problem(s: StepKey) -> tuple[str, str, str] | None:
+                if s.kind != "cross" or s.building not in buildings:
+                    return ("effect.choice", "a space of " + " or ".join(buildings), str(s))
+                return self._space_problem(s.building, s.lane, s.space, extra=0)
+            return problem
+
+        buildings = e.buildings
+        for _ in range(e.count):
+            prompt = Prompt("cross", lambda b=buildings: candidates(b), problem_in(buildings), can_skip=True)
+            if not any(prompt.problem(c) is None for c in candidates(buildings)):
+                return  # nothing can be crossed: the effect lapses without a question
+            step = self.ask(prompt)
+            if step.kind == "skip":
+                return
+            self._cross(step.building, step.space, extra_coins=0)
+            buildings = (step.building,)  # "up to two spaces of the building shown": the same building
+
+
+def _count(state: GameState, seat: int, group: tuple[str, ...]) -> int:
+    """Crossed spaces of a building group, as the rules see them: before this turn (ruling 1),
+    or as they stand now when actions resolve in seat order."""
+    p = state.players[seat]
+    if state.options.resolution == "seat_order":
+        return sum(p.count(b) for b in group)
+    return sum(p.count_before_turn(b) for b in group)
+
+
+def _shields(state: GameState, seat: int, barracks: str) -> int:
+    p = state.players[seat]
+    if barracks not in p.board:
+        return 0
+    return p.shields(barracks) if state.options.resolution == "seat_order" else p.shields_before_turn(barracks)
+
+
+def resolve(state: GameState, seat: int, chooser: Chooser) -> Outcome:
+    """Resolve one player's action in place; the chooser answers every question."""
+    action = _Action(state, state.players[seat], chooser)
+    action.main()
+    return Outcome(action.paid, action.vp, action.steps)
+
+
+# ----------------------------------------------------------------------------- replaying a log
+
+
+class _LogChooser(Chooser):
+    """Answers from an event's steps, refusing any answer the prompt does not allow."""
+
+    def __init__(self, steps: list[dict[str, Any]], fail: Callable[[str, str, str], RuleViolation]) -> None:
+        self.steps = [StepKey.of(s) for s in steps]
+        self.i = 0
+        self.fail = fail
+
+    def choose(self, prompt: Prompt) -> StepKey:
+        if self.i >= len(self.steps):
+            options = prompt.options()
+            shown = ", ".join(map(str, options[:6])) + (" ..." if len(options) > 6 else "")
+            raise self.fail("effect.choice", f"a {prompt.kind} step ({shown})", "no more steps")
+        step = self.steps[self.i]
+        self.i += 1
+        problem = prompt.check(step)
+        if problem:
+            raise self.fail(*problem)
+        return step
+
+
+def fail_for(state: GameState, event: Event, seat: int | None) -> Callable[[str, str, str], RuleViolation]:
+    def fail(rule_id: str, expected: str, found: str) -> RuleViolation:
+        player = state.players[seat].name if seat is not None and 0 <= seat < len(state.players) else None
+        return RuleViolation(Violation(event.seq, state.turn or None, player, rule_id, RULES[rule_id], expected, found))
+    return fail
+
+
+def new_state(rules: Ruleset, options: Options, seats: list[dict[str, Any]]) -> GameState:
+    players = []
+    for s in seats:
+        board = rules.buildings_of(s["city"])
+        players.append(PlayerState(
+            seat=s["seat"], name=s["name"], city=s["city"], coins=rules.start.coins, board=board,
+            bonuses=[False] * len(rules.bonus_slots.slots),
+        ))
+    forum: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for colour in rules.start.dice:
+        counts[colour] = counts.get(colour, 0) + 1
+    seen: dict[str, int] = {}
+    for colour in rules.start.dice:
+        seen[colour] = seen.get(colour, 0) + 1
+        forum[f"{colour}{seen[colour]}" if counts[colour] > 1 else colour] = colour
+    return GameState(rules=rules, options=options, players=players, forum=forum)

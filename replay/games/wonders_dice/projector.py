@@ -1,0 +1,243 @@
+"""Folding a 7 Wonders Dice log into states, one event at a time, checking every rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from replay.errors import ReplayError
+from replay.events import Event
+
+from .engine import Chooser, Outcome, _LogChooser, fail_for, new_state, resolve
+from .rules_data import Options, Ruleset, RulesetError, shipped_rulesets
+from .scoring import final_scores
+from .state import GameState
+
+
+class RulesetLibrary:
+    """Packs a game may pin: the shipped ones plus any the user passes with ``--ruleset``."""
+
+    def __init__(self, extra: Iterable[Ruleset] = ()) -> None:
+        self._packs: dict[tuple[str, str, str], Ruleset] = {}
+        for pack in list(shipped_rulesets().values()) + list(extra):
+            self.add(pack)
+
+    def add(self, pack: Ruleset) -> None:
+        self._packs[(pack.id, pack.version, pack.content_hash)] = pack
+
+    def find(self, pin: dict[str, Any]) -> Ruleset:
+        key = (pin["id"], pin["version"], pin["content_hash"])
+        pack = self._packs.get(key)
+        if pack is not None:
+            return pack
+        same = [p for (i, v, _), p in self._packs.items() if i == pin["id"] and v == pin["version"]]
+        hint = (f"; the available {pin['id']} {pin['version']} has {same[0].content_hash} (its data changed)"
+                if same else "")
+        raise RulesetError(
+            f"the game pins ruleset {pin['id']} {pin['version']} ({pin['content_hash']}), which is not available"
+            f"{hint}; pass the pack it was played under with --ruleset FILE"
+        )
+
+
+_default_library: RulesetLibrary | None = None
+
+
+def default_library() -> RulesetLibrary:
+    global _default_library
+    if _default_library is None:
+        _default_library = RulesetLibrary()
+    return _default_library
+
+
+def start_state(event: Event, library: RulesetLibrary | None = None) -> GameState:
+    p = event.payload
+    rules = (library or default_library()).find(p["ruleset"])
+    options = Options.model_validate(p.get("options") or {})
+    state = new_state(rules, options, [{"seat": -1, "name": "", "city": next(iter(rules.city))}])
+    fail = fail_for(state, event, None)
+    seats = sorted(p["seats"], key=lambda s: s["seat"])
+    if [s["seat"] for s in seats] != list(range(len(seats))):
+        raise fail("start.seats", f"seats 0..{len(seats) - 1}", str([s["seat"] for s in p["seats"]]))
+    unknown = [s["city"] for s in seats if s["city"] not in rules.city]
+    if unknown:
+        raise fail("start.seats", "cities of " + ", ".join(rules.city), ", ".join(unknown))
+    if len({s["city"] for s in seats}) != len(seats):
+        raise fail("start.seats", "a different city for every player", ", ".join(s["city"] for s in seats))
+    state = new_state(rules, options, seats)
+    state.seq = event.seq
+    return state
+
+
+def apply(state: GameState, event: Event) -> None:
+    """Apply one event (after the first) in place, or raise RuleViolation."""
+    p = event.payload
+    t = event.type
+    seat = p.get("player") if t == "action_taken" else None
+    fail = fail_for(state, event, seat)
+    if t == "dice_rolled":
+        _roll(state, p, fail)
+    elif t == "action_taken":
+        _action(state, p, event, fail)
+    elif t == "special_die_swapped":
+        _swap(state, p, fail)
+    elif t == "turn_ended":
+        _turn_end(state, p, fail)
+    elif t == "game_ended":
+        _game_end(state, p, fail)
+    else:
+        raise fail("turn.order", "a 7 Wonders Dice event", t)
+    state.seq = event.seq
+
+
+def _expect_phase(state: GameState, phase: str, what: str, fail) -> None:
+    if state.phase != phase:
+        expected = {
+            "roll": f"the roll of turn {state.turn + 1}",
+            "actions": f"the action of seat {state.next_seat} in turn {state.turn}",
+            "swaps": f"a special-die swap or the end of turn {state.turn}",
+            "over": "the end of the game",
+            "ended": "no more events",
+        }[state.phase]
+        raise fail("turn.order", expected, what)
+
+
+def _roll(state: GameState, p: dict[str, Any], fail) -> None:
+    _expect_phase(state, "roll", f"a roll for turn {p['turn']}", fail)
+    if p["turn"] != state.turn + 1:
+        raise fail("turn.order", f"turn {state.turn + 1}", f"turn {p['turn']}")
+    dice = p["dice"]
+    if sorted(d["id"] for d in dice) != sorted(state.forum):
+        raise fail("turn.roll", "the Forum's dice " + ", ".join(state.forum), ", ".join(d["id"] for d in dice))
+    sections = len(state.rules.start.forum_sections)
+    roll = {}
+    all_faces = state.rules.faces
+    for d in dice:
+        colour = state.forum[d["id"]]
+        faces = all_faces[colour]
+        if d["colour"] != colour or d["face"] not in faces or not 0 <= d["section"] < sections:
+            raise fail("turn.roll", f"{d['id']}: a {colour} face ({', '.join(sorted(faces))}) in section 0..{sections - 1}",
+                       f"{d['colour']} {d['face']} in section {d['section']}")
+        roll[d["id"]] = (d["face"], d["section"])
+    state.roll = roll
+    state.turn = p["turn"]
+    state.phase = "actions"
+    state.next_seat = 0
+    state.agora_completers = []
+    for pl in state.players:
+        pl.this_turn.clear()
+
+
+def _action(state: GameState, p: dict[str, Any], event: Event, fail) -> None:
+    chooser = _LogChooser(p["steps"], fail)
+    outcome = act(state, p["player"], p["turn"], chooser, fail)
+    if chooser.i < len(chooser.steps):
+        raise fail("effect.choice", "no further step: the action was complete", str(chooser.steps[chooser.i]))
+    claims = p.get("claims")
+    if claims:
+        player = state.players[p["player"]]
+        for key, actual in (("paid", outcome.paid), ("vp", outcome.vp), ("coins", player.coins)):
+            if claims.get(key) is not None and claims[key] != actual:
+                raise fail(f"claim.{key}", str(actual), str(claims[key]))
+
+
+def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail) -> Outcome:
+    """One player's action in its place in the turn: checks whose turn it is, resolves, moves on."""
+    _expect_phase(state, "actions", f"an action of seat {seat}", fail)
+    if turn != state.turn or seat != state.next_seat:
+        raise fail("turn.order", f"seat {state.next_seat} acting in turn {state.turn}", f"seat {seat} in turn {turn}")
+    outcome = resolve(state, seat, chooser)
+    state.next_seat += 1
+    if state.next_seat == len(state.players):
+        state.phase = "swaps"
+    return outcome
+
+
+def _swap(state: GameState, p: dict[str, Any], fail) -> None:
+    _expect_phase(state, "swaps", f"a swap of the {p['die']} die", fail)
+    if p["die"] not in state.pending_swaps:
+        waiting = ", ".join(state.pending_swaps) or "no special die"
+        raise fail("swap.required", f"{waiting} waiting to enter the Forum", p["die"])
+    if state.forum.get(p["replaces"]) != "grey":
+        greys = ", ".join(d for d, c in state.forum.items() if c == "grey") or "none left"
+        raise fail("swap.required", f"a grey die of the Forum ({greys})", p["replaces"])
+    state.forum = {(p["die"] if d == p["replaces"] else d): (p["die"] if d == p["replaces"] else c)
+                   for d, c in state.forum.items()}
+    state.pending_swaps.remove(p["die"])
+
+
+def _turn_end(state: GameState, p: dict[str, Any], fail) -> None:
+    _expect_phase(state, "swaps", f"the end of turn {p['turn']}", fail)
+    if p["turn"] != state.turn:
+        raise fail("turn.order", f"the end of turn {state.turn}", f"turn {p['turn']}")
+    if state.pending_swaps:
+        raise fail("swap.required", f"the {state.pending_swaps[0]} die swapped in before the turn ends", "the turn's end")
+    _settle_agora(state)
+    rules = state.rules.start
+    if state.final_turn is None and any(sum(pl.bonuses) >= rules.bonuses_to_end for pl in state.players):
+        state.final_turn = state.turn + 1
+    state.phase = "over" if state.final_turn == state.turn else "roll"
+
+
+def _settle_agora(state: GameState) -> None:
+    """The first completion of an Agora is settled at the end of the turn (ruling 2)."""
+    done = state.agora_completers
+    if state.agora_first_done or not done:
+        return
+    state.agora_first_done = True
+    if state.options.resolution == "seat_order":
+        winners = done[:1]
+    elif len(done) > 1 and state.options.agora_first_same_turn == "none":
+        winners = []
+    else:
+        winners = done
+    for seat in winners:
+        pl = state.players[seat]
+        pl.vp["agora"] = pl.vp.get("agora", 0) + state.rules.start.agora_first_bonus
+
+
+def _game_end(state: GameState, p: dict[str, Any], fail) -> None:
+    if state.phase != "over":
+        if state.phase == "roll":
+            raise fail("end.trigger", "more turns: no final turn was reached" if state.final_turn is None
+                       else f"turn {state.final_turn} to be played", "the end of the game")
+        _expect_phase(state, "over", "the end of the game", fail)
+    result = final_scores(state)
+    claimed = {"scores": p["scores"], "winners": p["winners"], "tie_break": p["tie_break"]}
+    if _normal(claimed) != _normal(result):
+        raise fail("claim.score", _describe(result), _describe(claimed))
+    state.result = result
+    state.phase = "ended"
+
+
+def _normal(r: dict[str, Any]) -> Any:
+    return (sorted((s["seat"], s["total"], s["coins"], sorted(s["categories"].items())) for s in r["scores"]),
+            sorted(r["winners"]), r["tie_break"])
+
+
+def _describe(r: dict[str, Any]) -> str:
+    scores = "; ".join(f"seat {s['seat']} {s['total']} VP ({s['coins']} coins)" for s in sorted(r["scores"], key=lambda s: s["seat"]))
+    return f"{scores}; winners {r['winners']} ({r['tie_break']})"
+
+
+def fold(events: Iterable[Event], library: RulesetLibrary | None = None) -> GameState:
+    """Replay a whole game with every check; the state after the last event."""
+    state: GameState | None = None
+    for event in events:
+        if state is None:
+            state = start_state(event, library)
+        else:
+            apply(state, event)
+    if state is None:
+        raise ReplayError("no events to replay")
+    return state
+
+
+def states(events: Iterable[Event], library: RulesetLibrary | None = None) -> Iterator[tuple[Event, GameState]]:
+    """(event, state after it) for every event; the state object is reused: copy what you keep."""
+    state: GameState | None = None
+    for event in events:
+        if state is None:
+            state = start_state(event, library)
+        else:
+            apply(state, event)
+        yield event, state

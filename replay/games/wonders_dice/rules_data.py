@@ -1,0 +1,339 @@
+"""The 7 Wonders Dice ruleset pack: every number of the game as validated data.
+
+The texts give the mechanics but not the printed boards, so the engine reads
+dice, buildings, spaces, costs, VP and effects from a pack (JSON). Each part
+carries its ``source`` and ``confidence``; a player who owns the game can
+correct a number in one file. A pack has an id, a version and a content hash,
+and every game pins all three in its first event.
+
+Effects are a closed vocabulary (:class:`Effect`); the engine interprets them,
+so a new board needs data only.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from replay.errors import ReplayError
+from replay.events import RulesetPin
+from replay.rulesets import content_hash
+
+Confidence = Literal["high", "medium", "low"]
+COLOURS = ("grey", "red", "blue", "yellow", "green", "black", "white", "purple")
+SPECIAL = ("black", "white", "purple")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Provenanced(_Strict):
+    source: str = ""
+    confidence: Confidence = "low"
+
+
+class Effect(_Strict):
+    """One icon of the Player Aid, with its parameters.
+
+    ==================  ==========================================================
+    type                meaning
+    ==================  ==========================================================
+    resource            this space produces one resource
+    shield              one defence in this Barracks
+    attack              attack: ``vp`` minus the defender's shields (previous turns)
+    vp                  ``vp`` victory points now
+    coins               gain ``amount`` coins now
+    cross               cross a space of one of ``buildings`` (``count`` up to 2:
+                        up to that many, all in the one building chosen first)
+    extra_action        take another action with the current dice
+                        (``free_die``: without paying the die cost)
+    per_space           ``coins`` now and ``vp`` at the end per crossed space of ``building``
+    die_discount        dice of ``colours`` (all if empty) cost ``amount`` less
+    die_free            dice of ``colours`` cost 0
+    income              gain ``amount`` coins whenever you choose a die of ``colours``
+    unlock              unlock the special die ``die``
+    vp_per_leader_end   ``vp`` at the end per crossed leader space of the Gallery
+    ==================  ==========================================================
+    """
+
+    type: Literal[
+        "resource", "shield", "attack", "vp", "coins", "cross", "extra_action", "per_space",
+        "die_discount", "die_free", "income", "unlock", "vp_per_leader_end",
+    ]
+    vp: int = 0
+    amount: int = 0
+    coins: int = 0
+    count: int = Field(default=1, ge=1, le=2)
+    buildings: tuple[str, ...] = ()
+    building: str | None = None
+    colours: tuple[str, ...] = ()
+    die: str | None = None
+    free_die: bool = False
+
+    @model_validator(mode="after")
+    def _parameters(self) -> Effect:
+        need = {
+            "attack": self.vp > 0, "vp": self.vp > 0, "coins": self.amount > 0,
+            "cross": bool(self.buildings), "per_space": self.building is not None,
+            "die_discount": self.amount > 0, "die_free": bool(self.colours),
+            "income": bool(self.colours) and self.amount > 0, "unlock": self.die in SPECIAL,
+            "vp_per_leader_end": self.vp > 0,
+        }
+        if not need.get(self.type, True):
+            raise ValueError(f"effect {self.type!r} is missing its parameters")
+        return self
+
+
+class Space(_Strict):
+    id: str
+    cost: int = Field(ge=0, le=6, description="resources needed; each missing one costs a coin")
+    effects: tuple[Effect, ...] = ()
+    leader: bool = False
+
+
+class Lane(_Strict):
+    """Spaces reached by one die symbol, in the order of the arrow (any order if not ``ordered``)."""
+
+    symbol: str
+    spaces: tuple[str, ...] = Field(min_length=1)
+    ordered: bool = True
+
+
+class Building(Provenanced):
+    id: str
+    name: str
+    colour: str | None = Field(description="the die colour that builds it; none for the Wonder")
+    category: str = Field(description="scoring category its VP count towards")
+    bonus_on_complete: bool = True
+    spaces: tuple[Space, ...] = Field(min_length=1)
+    lanes: tuple[Lane, ...] = Field(min_length=1)
+    guild: bool = False
+
+    @model_validator(mode="after")
+    def _lanes_name_spaces(self) -> Building:
+        ids = [s.id for s in self.spaces]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"building {self.id}: space ids repeat")
+        covered = set()
+        for lane in self.lanes:
+            unknown = set(lane.spaces) - set(ids)
+            if unknown:
+                raise ValueError(f"building {self.id}: lane {lane.symbol} names unknown spaces {sorted(unknown)}")
+            covered |= set(lane.spaces)
+        if covered != set(ids):
+            raise ValueError(f"building {self.id}: spaces {sorted(set(ids) - covered)} are on no lane")
+        return self
+
+    @cached_property
+    def space(self) -> dict[str, Space]:
+        return {s.id: s for s in self.spaces}
+
+    @cached_property
+    def shield_spaces(self) -> frozenset[str]:
+        return frozenset(s.id for s in self.spaces if any(e.type == "shield" for e in s.effects))
+
+    @cached_property
+    def lane(self) -> dict[str, Lane]:
+        return {lane.symbol: lane for lane in self.lanes}
+
+
+class Face(_Strict):
+    """A die face: the lane symbols it reaches (in buildings of its die's colour), or, for the
+    black die, any lane of buildings of ``colours``; a purple face names the building compared."""
+
+    face: str
+    symbols: tuple[str, ...] = ()
+    colours: tuple[str, ...] = ()
+    compare: str | None = None
+
+
+class Die(Provenanced):
+    colour: str
+    faces: tuple[Face, ...] = Field(min_length=6, max_length=6)
+
+
+class City(Provenanced):
+    id: str
+    name: str
+    wonder: Building
+    overrides: tuple[Building, ...] = Field(default=(), description="buildings that differ on this board")
+
+
+class Options(_Strict):
+    """Rulings where the texts are silent (docs/7-wonders-dice.md says why each default)."""
+
+    resolution: Literal["simultaneous", "seat_order"] = "simultaneous"
+    agora_first_same_turn: Literal["all", "none"] = "all"
+    resources: Literal["permanent", "spent"] = "permanent"
+    coin_cap: int | None = Field(default=None, ge=0)
+    barracks: Literal["two_buildings", "one_building"] = "two_buildings"
+
+
+class Start(Provenanced):
+    coins: int = Field(ge=0)
+    dice: tuple[str, ...]
+    special: tuple[str, ...]
+    pass_coins: int = Field(ge=0)
+    forum_sections: tuple[int, ...] = Field(min_length=1)
+    agora_first_bonus: int = Field(ge=0)
+    bonuses_to_end: int = Field(ge=1)
+
+
+class BonusSlots(Provenanced):
+    slots: tuple[tuple[Effect, ...], ...] = Field(min_length=1)
+
+
+class Ruleset(_Strict):
+    id: str
+    version: str
+    title: str
+    notes: str = ""
+    start: Start
+    dice: tuple[Die, ...]
+    buildings: tuple[Building, ...]
+    cities: tuple[City, ...] = Field(min_length=1)
+    bonus_slots: BonusSlots
+    options: Options = Options()
+    changes: tuple[str, ...] = Field(default=(), description="corrections to the suggested reconstruction, and why")
+
+    @model_validator(mode="after")
+    def _coherent(self) -> Ruleset:
+        colours = {d.colour for d in self.dice}
+        for c in self.start.dice + self.start.special:
+            if c not in colours:
+                raise ValueError(f"start dice name colour {c!r}, which has no die")
+        ids = {b.id for b in self.buildings}
+        for c in self.cities:
+            ids.add(c.wonder.id)
+        for effect in self._all_effects():
+            for b in effect.buildings + ((effect.building,) if effect.building else ()):
+                if b not in ids:
+                    raise ValueError(f"an effect names building {b!r}, which does not exist")
+        for die in self.dice:
+            for face in die.faces:
+                if face.compare and face.compare not in self.compare_groups:
+                    raise ValueError(f"{die.colour} face {face.face!r} compares unknown building {face.compare!r}")
+        return self
+
+    def _all_effects(self):
+        for b in self.buildings + tuple(c.wonder for c in self.cities) + tuple(o for c in self.cities for o in c.overrides):
+            for s in b.spaces:
+                yield from s.effects
+        for slot in self.bonus_slots.slots:
+            yield from slot
+
+    @cached_property
+    def compare_groups(self) -> dict[str, tuple[str, ...]]:
+        """What a purple face compares: a category (``barracks`` counts both sides) or a building."""
+        groups: dict[str, list[str]] = {}
+        for b in self.buildings:
+            groups.setdefault(b.category, []).append(b.id)
+            groups.setdefault(b.id, []).append(b.id)
+        groups.setdefault("wonder", ["wonder"])
+        return {k: tuple(dict.fromkeys(v)) for k, v in groups.items()}
+
+    @cached_property
+    def die(self) -> dict[str, Die]:
+        return {d.colour: d for d in self.dice}
+
+    @cached_property
+    def faces(self) -> dict[str, dict[str, Face]]:
+        """colour -> face name -> face."""
+        return {d.colour: {f.face: f for f in d.faces} for d in self.dice}
+
+    @cached_property
+    def city(self) -> dict[str, City]:
+        return {c.id: c for c in self.cities}
+
+    def buildings_of(self, city: str) -> dict[str, Building]:
+        """The buildings of one board: common ones, the city's overrides, its Wonder (id ``wonder``)."""
+        cached = self._boards.get(city)
+        if cached is None:
+            c = self.city[city]
+            board = {b.id: b for b in self.buildings}
+            board.update({b.id: b for b in c.overrides})
+            board["wonder"] = c.wonder
+            cached = self._boards[city] = board
+        return cached
+
+    @cached_property
+    def _boards(self) -> dict[str, dict[str, Building]]:
+        return {}
+
+    @cached_property
+    def content_hash(self) -> str:
+        return content_hash(self.model_dump(mode="json"))
+
+    @property
+    def pin(self) -> RulesetPin:
+        return RulesetPin(id=self.id, version=self.version, content_hash=self.content_hash)
+
+
+class RulesetError(ReplayError):
+    """A ruleset pack failed validation; the message names the file and the path inside it."""
+
+
+def parse_ruleset(text: str, source: str) -> Ruleset:
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RulesetError(f"{source}: line {exc.lineno} column {exc.colno}: malformed JSON: {exc.msg}") from exc
+    try:
+        return Ruleset.model_validate(raw)
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors(include_url=False):
+            path = _readable_path(raw, err["loc"])
+            lines.append(f"{source}: {path}: {err['msg']}")
+        raise RulesetError("invalid ruleset pack:\n  " + "\n  ".join(lines)) from exc
+
+
+def _readable_path(raw: object, loc: tuple) -> str:
+    """``buildings[2](agora).spaces[4](r1c1).cost`` rather than bare indices."""
+    parts, node = [], raw
+    for key in loc:
+        if isinstance(key, int) and isinstance(node, list):
+            node = node[key] if key < len(node) else None
+            label = node.get("id") or node.get("colour") or node.get("symbol") if isinstance(node, dict) else None
+            parts[-1] = parts[-1] + f"[{key}]" + (f"({label})" if label else "") if parts else f"[{key}]"
+        else:
+            node = node.get(key) if isinstance(node, dict) else None
+            parts.append(str(key))
+    return ".".join(parts) or "(top)"
+
+
+def load_ruleset(path: Path | str) -> Ruleset:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RulesetError(f"{path}: cannot read: {exc.strerror}") from exc
+    return parse_ruleset(text, str(path))
+
+
+def shipped_rulesets() -> dict[str, Ruleset]:
+    """Packs shipped with the package, by file stem."""
+    out = {}
+    for entry in resources.files(__package__).joinpath("rulesets").iterdir():
+        if entry.name.endswith(".json"):
+            out[entry.name[:-5]] = parse_ruleset(entry.read_text(encoding="utf-8"), f"rulesets/{entry.name}")
+    return out
+
+
+def default_ruleset() -> Ruleset:
+    return _default()
+
+
+_cache: dict[str, Ruleset] = {}
+
+
+def _default() -> Ruleset:
+    if "default" not in _cache:
+        _cache["default"] = shipped_rulesets()["7wd-default"]
+    return _cache["default"]

@@ -1,0 +1,36 @@
+"""Final scoring: VP by category, then the winner (tie-break on coins, then a shared victory)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import GameState, PlayerState
+
+
+def categories(state: GameState) -> list[str]:
+    seen = dict.fromkeys(b.category for b in state.players[0].board.values())
+    seen["bonus"] = None
+    return list(seen)
+
+
+def player_categories(state: GameState, p: PlayerState) -> dict[str, int]:
+    out = dict.fromkeys(categories(state), 0)
+    for cat, vp in p.vp.items():
+        out[cat] = out.get(cat, 0) + vp
+    leaders = sum(1 for s in p.crossed.get("gallery", ()) if p.board["gallery"].space[s].leader) if "gallery" in p.board else 0
+    for cat, counted, vp in p.end_effects:
+        out[cat] = out.get(cat, 0) + vp * (leaders if counted == "leaders" else p.count(counted))
+    return out
+
+
+def final_scores(state: GameState) -> dict[str, Any]:
+    scores = []
+    for p in state.players:
+        cats = player_categories(state, p)
+        scores.append({"seat": p.seat, "total": sum(cats.values()), "coins": p.coins, "categories": cats})
+    best_total = max(s["total"] for s in scores)
+    top = [s for s in scores if s["total"] == best_total]
+    best_coins = max(s["coins"] for s in top)
+    winners = [s["seat"] for s in top if s["coins"] == best_coins]
+    tie_break = "none" if len(top) == 1 else ("coins" if len(winners) == 1 else "shared")
+    return {"scores": scores, "winners": winners, "tie_break": tie_break}

@@ -1,0 +1,111 @@
+"""The table at one moment: per player and shared. Plain data, hashable to a stable digest."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.rulesets import canonical_json
+
+from .rules_data import Building, Options, Ruleset
+
+
+@dataclass
+class PlayerState:
+    seat: int
+    name: str
+    city: str
+    coins: int
+    board: dict[str, Building]
+    crossed: dict[str, set[str]] = field(default_factory=dict)
+    vp: dict[str, int] = field(default_factory=dict)
+    bonuses: list[bool] = field(default_factory=list)
+    unlocked: set[str] = field(default_factory=set)
+    resources_spent: int = 0
+    # Permanent effects in force, kept as they are crossed (derivable, but read on every payment).
+    discount_all: int = 0
+    discount: dict[str, int] = field(default_factory=dict)
+    free_colours: set[str] = field(default_factory=set)
+    income: dict[str, int] = field(default_factory=dict)
+    end_effects: list[tuple[str, str, int]] = field(default_factory=list)  # (category, counted building | "leaders", vp each)
+    this_turn: list[tuple[str, str]] = field(default_factory=list)  # (building, space) crossed this turn
+
+    @property
+    def resources(self) -> int:
+        return len(self.crossed.get("warehouse", ())) - self.resources_spent
+
+    def shields(self, barracks: str) -> int:
+        shields = self.board[barracks].shield_spaces
+        return sum(1 for s in self.crossed.get(barracks, ()) if s in shields)
+
+    def shields_before_turn(self, barracks: str) -> int:
+        shields = self.board[barracks].shield_spaces
+        return self.shields(barracks) - sum(1 for b, s in self.this_turn if b == barracks and s in shields)
+
+    def count_before_turn(self, building: str) -> int:
+        return self.count(building) - sum(1 for b, _ in self.this_turn if b == building)
+
+    def count(self, building: str) -> int:
+        return len(self.crossed.get(building, ()))
+
+    def complete(self, building: str) -> bool:
+        return len(self.crossed.get(building, ())) == len(self.board[building].spaces)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "name": self.name, "city": self.city, "coins": self.coins,
+            "resources": self.resources,
+            "crossed": {b: sorted(s) for b, s in sorted(self.crossed.items()) if s},
+            "vp": dict(sorted((k, v) for k, v in self.vp.items() if v)),
+            "bonuses": list(self.bonuses), "unlocked": sorted(self.unlocked),
+            "effects": {
+                "discount_all": self.discount_all, "discount": dict(sorted(self.discount.items())),
+                "free": sorted(self.free_colours), "income": dict(sorted(self.income.items())),
+                "end": sorted(list(e) for e in self.end_effects),
+            },
+        }
+
+
+@dataclass
+class GameState:
+    rules: Ruleset
+    options: Options
+    players: list[PlayerState]
+    forum: dict[str, str]                   # die id -> colour, in Forum order
+    roll: dict[str, tuple[str, int]] = field(default_factory=dict)   # die id -> (face, section) this turn
+    turn: int = 0
+    phase: str = "roll"                     # roll | actions | swaps | over | ended
+    next_seat: int = 0
+    pending_swaps: list[str] = field(default_factory=list)
+    final_turn: int | None = None
+    agora_first_done: bool = False
+    agora_completers: list[int] = field(default_factory=list)
+    seq: int = -1
+    result: dict[str, Any] | None = None
+
+    def neighbours(self, seat: int) -> tuple[int, int]:
+        """(left, right): seats are clockwise, so the next seat is on your left."""
+        n = len(self.players)
+        return (seat + 1) % n, (seat - 1) % n
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn, "phase": self.phase, "next_seat": self.next_seat,
+            "forum": [{"id": d, "colour": c, "face": self.roll.get(d, (None, None))[0],
+                       "section": self.roll.get(d, (None, None))[1]} for d, c in self.forum.items()],
+            "pending_swaps": list(self.pending_swaps), "final_turn": self.final_turn,
+            "agora_first_done": self.agora_first_done, "players": [p.to_dict() for p in self.players],
+            "result": self.result,
+        }
+
+    def state_hash(self) -> str:
+        """Stable digest of the whole table: equal states, equal hashes, on any machine."""
+        return hashlib.sha256(canonical_json(self.to_dict())).hexdigest()
+
+    def copy(self) -> GameState:
+        rules = self.rules
+        boards = [p.board for p in self.players]
+        clone = copy.deepcopy(self, memo={id(rules): rules, **{id(b): b for b in boards}})
+        return clone
