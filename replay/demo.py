@@ -18,9 +18,12 @@ from .errors import DuplicateAppend, ReplayError
 from .plugin import registry
 
 NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
+"""Player counts cycle 2, 3, 4 across the demo's games."""
 
 
-def run_demo(archive_path: Path | None, n_games: int, seed: int, echo: Callable[[str], None], kind: str = "pig") -> None:
+def run_demo(
+    archive_path: Path | None, n_games: int, seed: int, echo: Callable[[str], None], kind: str = "7wonders-dice"
+) -> None:
     plugin = registry.get(kind)
     if plugin.simulate is None:
         raise ReplayError(f"the {kind} plug-in cannot simulate games")
@@ -32,13 +35,14 @@ def run_demo(archive_path: Path | None, n_games: int, seed: int, echo: Callable[
     for i in range(n_games):
         names = NAMES[: 2 + (seed + i) % 3]
         game_id = f"{kind}-{seed}-{i:04d}"
-        games.append(plugin.simulate(game_id, names, seed * 100_003 + i))
+        games.append(plugin.simulate(game_id, names, seed * 100_003 + i, plugin.bots))
     for events in games:
         half = len(events) // 2  # appended in two steps, as a live recorder would
         archive.append(events[0].game_id, events[:half], NEW_STREAM)
         archive.append(events[0].game_id, events[half:], half - 1)
     total = sum(len(g) for g in games)
-    echo(f"2. Simulated {n_games} {plugin.title} games (seed {seed}) and appended each in two commits: "
+    echo(f"2. Simulated {n_games} {plugin.title} games (seed {seed}; bots {', '.join(plugin.bots)}, one per seat in turn) "
+         f"and appended each in two commits: "
          f"{total} events, {len(archive.snapshot().files)} files.\n")
 
     try:
@@ -66,7 +70,7 @@ def run_demo(archive_path: Path | None, n_games: int, seed: int, echo: Callable[
         echo(_indent(plugin.render(state) if plugin.render else repr(state)))
     same = events == games[0]
     echo(f"   The events read back are identical to the simulated ones: {same}.\n")
-    echo(f"Explore it yourself:\n   export REPLAY_ARCHIVE={root}\n   replay games\n   replay events {game_id} --type held\n")
+    echo(f"Explore it yourself:\n   export REPLAY_ARCHIVE={root}\n   replay games\n   replay events {game_id} --to-seq 8\n")
 
 
 def _indent(text: str) -> str:

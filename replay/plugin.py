@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from .errors import PluginError, UnknownGameKind, UpcastError
@@ -53,10 +54,15 @@ class GamePlugin:
     """Everything the core needs to know about one game kind.
 
     Required: the kind name, its event types (current versions) and which of them
-    starts a game and which end one. Optional hooks let generic commands such as
-    ``replay demo`` run a game without knowing it: ``simulate(game_id, names,
-    seed)`` makes a complete game, ``fold(events)`` replays it with every rule
-    check, ``render(state)`` shows the result.
+    starts a game and which end one. Optional hooks let generic commands run a
+    game without knowing it:
+
+    * ``simulate(game_id, names, seed, bots, ruleset=None)`` makes a complete game
+      (``bots`` names a policy per seat, cycled; ``self.bots`` lists them);
+    * ``fold(events)`` replays a game with every rule check; ``render(state)`` shows it;
+    * ``rulesets()`` gives the shipped ruleset packs by name, ``load_ruleset(path)``
+      reads and validates a user's pack. A pack has ``id``, ``version``,
+      ``content_hash`` and ``model_dump()``.
     """
 
     kind: str
@@ -67,7 +73,10 @@ class GamePlugin:
     upcasters: tuple[Upcaster, ...] = ()
     fold: Callable[[Iterable[Event]], Any] | None = None
     render: Callable[[Any], str] | None = None
-    simulate: Callable[[str, list[str], int], list[Event]] | None = None
+    simulate: Callable[..., list[Event]] | None = None
+    bots: tuple[str, ...] = ()
+    rulesets: Callable[[], dict[str, Any]] | None = None
+    load_ruleset: Callable[[Path], Any] | None = None
 
     def __post_init__(self) -> None:
         problems = list(_plugin_problems(self))

@@ -289,7 +289,8 @@ def kinds() -> None:
 @click.option("--archive", "-a", "archive_path", type=click.Path(file_okay=False, path_type=Path), help="keep the demo archive here (default: a temporary directory)")
 @click.option("--games", "n_games", type=click.IntRange(1, 100_000), default=20, show_default=True)
 @click.option("--seed", type=int, default=7, show_default=True, help="same seed, same games")
-def demo(archive_path: Path | None, n_games: int, seed: int) -> None:
+@click.option("--game", "kind", default="7wonders-dice", show_default=True, help="game kind (see `replay kinds`)")
+def demo(archive_path: Path | None, n_games: int, seed: int, kind: str) -> None:
     """Simulate games into a fresh archive and walk through what it can do.
 
     \b
@@ -298,7 +299,13 @@ def demo(archive_path: Path | None, n_games: int, seed: int) -> None:
     """
     from ..demo import run_demo
 
-    run_demo(archive_path, n_games, seed, click.echo)
+    run_demo(archive_path, n_games, seed, click.echo, kind)
+
+
+from .games_cmds import rules, simulate  # noqa: E402
+
+cli.add_command(simulate)
+cli.add_command(rules)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -9,7 +9,7 @@ from replay.plugin import GamePlugin
 
 from . import rules
 from .events import DieRolled, GameEnded, GameStarted, Held, die_rolled_v1_to_v2
-from .simulate import KIND, simulate_game
+from .simulate import BOTS, KIND, simulate_game
 
 PLUGIN = GamePlugin(
     kind=KIND,
@@ -21,6 +21,9 @@ PLUGIN = GamePlugin(
     fold=rules.fold,
     render=rules.render,
     simulate=simulate_game,
+    bots=BOTS,
+    rulesets=lambda: {"pig-standard": rules.standard_ruleset()},
+    load_ruleset=rules.load_ruleset,
 )
 
 __all__ = ["PLUGIN", "simulate_game"]

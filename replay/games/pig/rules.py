@@ -12,9 +12,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 
-from pydantic import BaseModel, ConfigDict, Field
+from pathlib import Path
 
-from replay.errors import RuleViolation, Violation
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from replay.errors import ReplayError, RuleViolation, Violation
 from replay.events import Event, RulesetPin
 from replay.rulesets import content_hash
 
@@ -34,8 +36,19 @@ class PigRuleset(BaseModel):
     target: int = Field(ge=1)
 
     @property
+    def content_hash(self) -> str:
+        return content_hash(self.model_dump())
+
+    @property
     def pin(self) -> RulesetPin:
-        return RulesetPin(id=self.id, version=self.version, content_hash=content_hash(self.model_dump()))
+        return RulesetPin(id=self.id, version=self.version, content_hash=self.content_hash)
+
+
+def load_ruleset(path: Path) -> PigRuleset:
+    try:
+        return PigRuleset.model_validate(json.loads(Path(path).read_text()))
+    except (OSError, ValueError, ValidationError) as exc:
+        raise ReplayError(f"{path}: invalid Pig ruleset: {exc}") from exc
 
 
 def standard_ruleset() -> PigRuleset:

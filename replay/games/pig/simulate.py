@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from replay.errors import ReplayError
 from replay.events import Event, Provenance, Seat
 
 from .events import DieRolled, GameEnded, GameStarted, Held
@@ -12,15 +13,23 @@ from .rules import PigRuleset, standard_ruleset
 KIND = "pig"
 
 
+BOTS = ("hold20", "hold25")
+
+
 def simulate_game(
     game_id: str,
     names: list[str],
     seed: int,
+    bots: tuple[str, ...] = ("hold20",),
     ruleset: PigRuleset | None = None,
-    hold_at: int = 20,
 ) -> list[Event]:
-    """One complete game; players hold at ``hold_at`` points or when holding wins."""
+    """One complete game; each player holds at the total its bot names (``hold20``: 20 points)
+    or when holding wins."""
     rules = ruleset or standard_ruleset()
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise ReplayError(f"unknown Pig bot {unknown[0]!r} (choose from {', '.join(BOTS)})")
+    hold = [int(bots[i % len(bots)][4:]) for i in range(len(names))]
     rng = random.Random(seed)
     start = GameStarted(
         ruleset=rules.pin,
@@ -44,7 +53,7 @@ def simulate_game(
                 total = 0
                 break
             total += face
-            if total >= hold_at or scores[player] + total >= rules.target:
+            if total >= hold[player] or scores[player] + total >= rules.target:
                 add(Held(player=player, banked=total))
                 scores[player] += total
                 break

@@ -2,9 +2,11 @@
 
 from replay.plugin import GamePlugin
 
+from .bots import BOTS
 from .events import EVENT_TYPES, KIND, GameStarted
 from .projector import fold
 from .render import render
+from .rules_data import load_ruleset, shipped_rulesets
 from .simulate import simulate_game
 
 PLUGIN = GamePlugin(
@@ -15,7 +17,10 @@ PLUGIN = GamePlugin(
     end_types=frozenset({"game_ended"}),
     fold=fold,
     render=render,
-    simulate=lambda game_id, names, seed: simulate_game(game_id, names, seed, bots=("greedy", "random")),
+    simulate=simulate_game,
+    bots=BOTS,
+    rulesets=shipped_rulesets,
+    load_ruleset=load_ruleset,
 )
 
 __all__ = ["PLUGIN", "fold", "simulate_game"]
