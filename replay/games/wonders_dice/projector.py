@@ -145,11 +145,31 @@ def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail) -> Outco
     _expect_phase(state, "actions", f"an action of seat {seat}", fail)
     if turn != state.turn or seat != state.next_seat:
         raise fail("turn.order", f"seat {state.next_seat} acting in turn {state.turn}", f"seat {seat} in turn {turn}")
-    outcome = resolve(state, seat, chooser)
+    undo = _Checkpoint(state, seat)
+    try:
+        outcome = resolve(state, seat, chooser)
+    except BaseException:
+        undo.restore()  # an illegal action changes nothing: the state stays valid to keep auditing
+        raise
     state.next_seat += 1
     if state.next_seat == len(state.players):
         state.phase = "swaps"
     return outcome
+
+
+class _Checkpoint:
+    """What an action may change (its player, pending swaps, Agora completers), saved cheaply."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.player = state.players[seat].copy()
+        self.pending = list(state.pending_swaps)
+        self.agora = list(state.agora_completers)
+
+    def restore(self) -> None:
+        self.state.players[self.seat].__dict__.update(self.player.__dict__)  # in place: references stay valid
+        self.state.pending_swaps = self.pending
+        self.state.agora_completers = self.agora
 
 
 def _swap(state: GameState, p: dict[str, Any], fail) -> None:

@@ -53,6 +53,15 @@ class PlayerState:
     def complete(self, building: str) -> bool:
         return len(self.crossed.get(building, ())) == len(self.board[building].spaces)
 
+    def copy(self) -> PlayerState:
+        """An independent copy (the board, immutable rules data, is shared)."""
+        return PlayerState(
+            self.seat, self.name, self.city, self.coins, self.board,
+            {b: set(s) for b, s in self.crossed.items()}, dict(self.vp), list(self.bonuses), set(self.unlocked),
+            self.resources_spent, self.discount_all, dict(self.discount), set(self.free_colours), dict(self.income),
+            list(self.end_effects), list(self.this_turn),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat, "name": self.name, "city": self.city, "coins": self.coins,

@@ -1,0 +1,47 @@
+"""Plain-words accounts of events: what each one did to the table (step-through, golden files)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from replay.diff import changes
+from replay.events import Event
+
+from .engine import StepKey
+from .projector import RulesetLibrary, states
+
+
+def headline(event: Event, names: list[str]) -> str:
+    p = event.payload
+    if event.type == "game_started":
+        seats = ", ".join(f"{s['name']} ({s['city']})" for s in p["seats"])
+        return f"game started: {seats}; ruleset {p['ruleset']['id']} {p['ruleset']['version']}"
+    if event.type == "dice_rolled":
+        dice = " ".join(f"{d['id']}={d['face']}@{d['section']}" for d in p["dice"])
+        return f"turn {p['turn']} roll: {dice}"
+    if event.type == "action_taken":
+        steps = "; ".join(str(StepKey.of(s)) for s in p["steps"])
+        return f"turn {p['turn']} {names[p['player']]}: {steps}"
+    if event.type == "special_die_swapped":
+        return f"turn {p['turn']}: the {p['die']} die replaces {p['replaces']}"
+    if event.type == "turn_ended":
+        return f"turn {p['turn']} ends"
+    if event.type == "game_ended":
+        totals = ", ".join(f"{names[s['seat']]} {s['total']}" for s in p["scores"])
+        return f"game ended: {totals}; winners {[names[w] for w in p['winners']]} ({p['tie_break']})"
+    return event.type
+
+
+def narrate(events: Iterable[Event], library: RulesetLibrary | None = None) -> Iterator[str]:
+    """For every event: its headline, each change to the table, and the state hash after it."""
+    before = None
+    names: list[str] = []
+    for event, state in states(events, library):
+        names = [pl.name for pl in state.players]
+        after = state.to_dict()
+        yield f"{event.seq:>4} {headline(event, names)}"
+        if before is not None:
+            for line in changes(before, after):
+                yield f"       {line}"
+        yield f"       hash {state.state_hash()[:16]}"
+        before = after
