@@ -14,7 +14,7 @@ from replay.events import Event
 from .bots import BOTS, GreedyBot, RandomBot
 from .engine import Chooser, fail_for
 from .events import KIND
-from .projector import act, apply, start_state
+from .projector import RulesetLibrary, act, apply, start_state
 from .rules_data import Options, Ruleset, default_ruleset
 from .scoring import final_scores
 
@@ -56,7 +56,7 @@ def simulate_game(
         "provenance": {"source": "simulated", "detail": f"seed={seed} bots={','.join(seat_bots)}"},
         "options": opts.model_dump(mode="json"),
     })
-    state = start_state(start)
+    state = start_state(start, RulesetLibrary([rules]) if ruleset is not None else None)
     choosers: list[Chooser] = [
         GreedyBot(rng, state, i) if b == "greedy" else RandomBot(rng) for i, b in enumerate(seat_bots)
     ]

@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from replay.cli.main import cli
+
+
+@pytest.fixture
+def runner(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("REPLAY_ARCHIVE", raising=False)
+    return CliRunner()
+
+
+def _ok(runner, *args):
+    result = runner.invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_simulate_is_byte_identical_for_a_seed(runner, tmp_path):
+    for name in ("a", "b"):
+        _ok(runner, "simulate", name, "--init", "--games", "6", "--players", "2-7", "--bot", "greedy,random", "--seed", "9")
+    assert _ok(runner, "export", "-a", "a") == _ok(runner, "export", "-a", "b")
+    _ok(runner, "simulate", "c", "--init", "--games", "6", "--seed", "10")
+    assert _ok(runner, "export", "-a", "c") != _ok(runner, "export", "-a", "a")
+    games = json.loads(_ok(runner, "games", "-a", "a", "--format", "json"))
+    assert len(games) == 6 and all(g["status"] == "finished" and 2 <= len(g["players"]) <= 7 for g in games)
+    assert "OK" in _ok(runner, "verify", "-a", "a", "--deep")
+
+
+def test_simulate_refuses_unknown_bots_and_bad_ranges(runner):
+    result = runner.invoke(cli, ["simulate", "x", "--init", "--bot", "clever"])
+    assert result.exit_code == 2 and "unknown bot 'clever'; 7wonders-dice has: random, greedy" in result.output
+    result = runner.invoke(cli, ["simulate", "x", "--init", "--players", "5-2"])
+    assert result.exit_code == 2 and "upwards" in result.output
+
+
+def test_rules_list_show_validate_diff(runner, tmp_path):
+    assert "7wd-default" in _ok(runner, "rules", "list")
+    shown = _ok(runner, "rules", "show", "7wd-default", "--part", "options")
+    assert json.loads(shown.split("\n", 1)[1])["resolution"] == "simultaneous"
+    full = json.loads(_ok(runner, "rules", "show", "7wd-default").split("\n", 1)[1])
+    full["buildings"][3]["spaces"][4]["cost"] = 9  # the Agora's r1c1, beyond 0..6
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(full))
+    result = runner.invoke(cli, ["rules", "validate", str(bad), "--game", "7wonders-dice"])
+    assert result.exit_code == 1
+    assert "buildings[3](agora).spaces[4](r1c1).cost: Input should be less than or equal to 6" in result.output
+    full["buildings"][3]["spaces"][4]["cost"] = 3
+    fixed = tmp_path / "fixed.json"
+    fixed.write_text(json.dumps(full))
+    assert "OK" in _ok(runner, "rules", "validate", str(fixed))
+    diff = runner.invoke(cli, ["rules", "diff", "7wd-default", str(fixed)])
+    assert diff.exit_code == 1 and "buildings[agora].spaces[r1c1].cost: 2 -> 3" in diff.output
+
+
+def test_simulate_with_a_users_ruleset_pins_it(runner, tmp_path):
+    full = json.loads(_ok(runner, "rules", "show", "7wd-default").split("\n", 1)[1])
+    full["version"] = "0.1.0-house"
+    full["start"]["coins"] = 9
+    pack = tmp_path / "house.json"
+    pack.write_text(json.dumps(full))
+    _ok(runner, "simulate", "h", "--init", "--games", "2", "--ruleset", str(pack), "--seed", "3")
+    first = json.loads(_ok(runner, "export", "-a", "h").splitlines()[0])
+    assert first["payload"]["ruleset"]["version"] == "0.1.0-house"
