@@ -240,16 +240,23 @@ def decode(table: pa.Table, plugin: GamePlugin) -> list[Event]:
 def _decode(table: pa.Table, plugin: GamePlugin) -> list[Event]:
     type_names = _strings(table.column("type"))
     versions = table.column("version").to_pylist()
-    payload_columns: dict[str, list[Any]] = {}
+    columns: dict[str, list[Any]] = {}
+    with_maps: list[str] = []
     for name in set(type_names):
         if name not in plugin.models or name not in table.column_names:
             raise SchemaError(f"stored {plugin.kind} event type {name!r} is not known to this plug-in")
         column = table.column(name)
-        # maps_as_pydicts is ten times slower than plain conversion: pay it only where a map is.
-        payload_columns[name] = (
-            column.to_pylist(maps_as_pydicts="strict") if _has_map(column.type) else column.to_pylist()
-        )
-    payloads = [payload_columns[t][i] for i, t in enumerate(type_names)]
+        if _has_map(column.type):
+            with_maps.append(name)  # converted below, on this type's rows only
+            columns[name] = [None] * len(type_names)
+        else:
+            columns[name] = column.to_pylist()
+    payloads = [columns[t][i] for i, t in enumerate(type_names)]
+    for name in with_maps:
+        # maps_as_pydicts is ten times slower than plain conversion: pay it only where needed.
+        rows = [i for i, t in enumerate(type_names) if t == name]
+        for i, value in zip(rows, table.column(name).take(rows).to_pylist(maps_as_pydicts="strict")):
+            payloads[i] = value
     current = plugin.current_versions
     stale = set(zip(type_names, versions)) - set(current.items())
     if stale:

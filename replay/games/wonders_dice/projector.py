@@ -158,16 +158,24 @@ def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail) -> Outco
 
 
 class _Checkpoint:
-    """What an action may change (its player, pending swaps, Agora completers), saved cheaply."""
+    """What an action may change, saved cheaply: the acting player's counters and small
+    containers, how far its lists reached, the pending swaps and the Agora completers."""
 
     def __init__(self, state: GameState, seat: int) -> None:
-        self.state, self.seat = state, seat
-        self.player = state.players[seat].copy()
+        p = state.players[seat]
+        self.state, self.p = state, p
+        self.saved = (p.coins, dict(p.vp), list(p.bonuses), set(p.unlocked), p.resources_spent, p.discount_all,
+                      dict(p.discount), set(p.free_colours), dict(p.income), len(p.end_effects), len(p.this_turn))
         self.pending = list(state.pending_swaps)
         self.agora = list(state.agora_completers)
 
     def restore(self) -> None:
-        self.state.players[self.seat].__dict__.update(self.player.__dict__)  # in place: references stay valid
+        p = self.p
+        (p.coins, p.vp, p.bonuses, p.unlocked, p.resources_spent, p.discount_all,
+         p.discount, p.free_colours, p.income, n_end, n_turn) = self.saved
+        for building, space in p.this_turn[n_turn:]:
+            p.crossed[building].discard(space)
+        del p.end_effects[n_end:], p.this_turn[n_turn:]
         self.state.pending_swaps = self.pending
         self.state.agora_completers = self.agora
 

@@ -1,0 +1,85 @@
+"""7 Wonders Dice benchmark: replay with full validation, and simulation.
+
+    python bench/wonders_dice_bench.py              # 300 games per player count
+    python bench/wonders_dice_bench.py --games 50   # quick
+
+Replay is measured from the archive: read the Parquet files, decode to event records,
+fold every game with every rule check and claim. The baseline in the same run reads
+the same files and folds trivially (counts each game's events), so the ratio shows what
+the rules cost. Simulation is measured per bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from replay.archive import NEW_STREAM, Archive, StreamAppend
+from replay.archive.compact import compact
+from replay.games.wonders_dice import simulate_game
+from replay.games.wonders_dice.projector import fold
+
+NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=300, help="games per player count")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="replay-wd-bench-"))
+    archive = Archive.init(work / "archive")
+    print(f"{'':<24}" + "".join(f"{n}p".rjust(12) for n in range(2, 8)))
+
+    sim = {}
+    for bots in (("random",), ("greedy",)):
+        row = []
+        for n in range(2, 8):
+            t = time.perf_counter()
+            games = [simulate_game(f"{bots[0]}-{n}-{i}", NAMES[:n], n * 100_000 + i, bots) for i in range(args.games)]
+            row.append(args.games / (time.perf_counter() - t))
+            if bots == ("random",):
+                archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
+        sim[bots[0]] = row
+        print(f"simulate {bots[0]:<8} games/s" + "".join(f"{v:12,.0f}" for v in row))
+    compact(archive)
+
+    def replay(check: bool) -> dict[int, tuple[int, int, float]]:
+        by_players: dict[int, list] = defaultdict(list)
+        t0 = time.perf_counter()
+        events = list(archive.iter_events("7wonders-dice"))
+        read = time.perf_counter() - t0
+        games: dict[str, list] = defaultdict(list)
+        for e in events:
+            games[e.game_id].append(e)
+        for g in games.values():
+            by_players[len(g[0].payload["seats"])].append(g)
+        out = {}
+        for n, gs in sorted(by_players.items()):
+            n_events = sum(len(g) for g in gs)
+            t = time.perf_counter()
+            for g in gs:
+                if check:
+                    fold(g)
+                else:
+                    sum(1 for _ in g)
+            fold_time = time.perf_counter() - t
+            share = read * n_events / len(events)  # reading, apportioned by events
+            out[n] = (n_events, len(gs), share + fold_time)
+        return out
+
+    checked, trivial = replay(True), replay(False)
+    print(f"{'replay events/s':<24}" + "".join(f"{checked[n][0] / checked[n][2]:12,.0f}" for n in range(2, 8)))
+    print(f"{'replay games/s':<24}" + "".join(f"{checked[n][1] / checked[n][2]:12,.0f}" for n in range(2, 8)))
+    print(f"{'baseline events/s':<24}" + "".join(f"{trivial[n][0] / trivial[n][2]:12,.0f}" for n in range(2, 8)))
+    print(f"{'events per game':<24}" + "".join(f"{checked[n][0] / checked[n][1]:12,.0f}" for n in range(2, 8)))
+    ms = [1000 * checked[n][2] / checked[n][1] for n in range(2, 8)]
+    print(f"{'ms per game':<24}" + "".join(f"{v:12,.2f}" for v in ms))
+    shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
