@@ -273,3 +273,11 @@ def test_score_claim_and_tie_break_on_coins():
     assert v.rule_id == "claim.score"
     t._emit("game_ended", result)
     assert t.state.phase == "ended"
+
+
+def test_every_rule_id_is_documented():
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "7-wonders-dice.md").read_text()
+    missing = [r for r in RULE_TEXT if f"`{r}`" not in doc]
+    assert missing == []
