@@ -170,14 +170,22 @@ class _Action:
 
     def _action_candidates(self) -> Iterable[StepKey]:
         yield StepKey("pass")
-        wonder = self.p.board["wonder"]
-        for lane in wonder.lanes:
-            for space in lane.spaces:
+        for lane in self.p.board["wonder"].lanes:
+            for space in self._open(lane, "wonder"):
                 yield StepKey("wonder", None, "wonder", lane.symbol, space)
         for die in self.state.forum:
             for building, lane in self._reach(die):
-                for space in lane.spaces:
+                for space in self._open(lane, building):
                     yield StepKey("build", die, building, lane.symbol, space)
+
+    def _open(self, lane, building: str) -> Iterable[str]:
+        """The spaces of a lane that could be crossed now: the next one on an arrow, or any open one.
+        (Every other space breaks space.order or space.taken, so leaving it out loses nothing.)"""
+        crossed = self.p.crossed.get(building, ())
+        if lane.ordered:
+            nxt = next((x for x in lane.spaces if x not in crossed), None)
+            return (nxt,) if nxt is not None else ()
+        return [x for x in lane.spaces if x not in crossed]
 
     def _reach(self, die: str) -> Iterable[tuple[str, Any]]:
         colour = self.state.forum[die]
@@ -368,7 +376,7 @@ class _Action:
             for bid in buildings:
                 b = self.p.board.get(bid)
                 for lane in b.lanes if b else ():
-                    for space in lane.spaces:
+                    for space in self._open(lane, bid):
                         yield StepKey("cross", None, bid, lane.symbol, space)
 
         def problem_in(buildings: tuple[str, ...]) -> Callable[[StepKey], tuple[str, str, str] | None]:

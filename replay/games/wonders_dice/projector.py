@@ -250,11 +250,8 @@ def _describe(r: dict[str, Any]) -> str:
 def fold(events: Iterable[Event], library: RulesetLibrary | None = None) -> GameState:
     """Replay a whole game with every check; the state after the last event."""
     state: GameState | None = None
-    for event in events:
-        if state is None:
-            state = start_state(event, library)
-        else:
-            apply(state, event)
+    for _, state in states(events, library):
+        pass
     if state is None:
         raise ReplayError("no events to replay")
     return state
