@@ -49,12 +49,12 @@ class Table:
         self.start = self._emit("game_started", {
             "ruleset": RULES.pin.model_dump(), "provenance": {"source": "typed", "detail": "test"},
             "seats": [{"seat": i, "name": names[i], "city": c} for i, c in enumerate(cities)],
-            "options": {**RULES.options.model_dump(mode="json"), **(options or {})},
+            "options": {**RULES.options.model_dump(mode="json"), **(options or {})}, "tags": {},
         }, apply_it=False)
         self.state = start_state(self.start)
 
     def _emit(self, type_: str, payload: dict[str, Any], apply_it: bool = True) -> Event:
-        event = Event(self.game_id, len(self.events), KIND, type_, 1, payload)
+        event = Event(self.game_id, len(self.events), KIND, type_, 2 if type_ == "game_started" else 1, payload)
         if apply_it:
             apply(self.state, event)
         self.events.append(event)

@@ -3,7 +3,7 @@
 from replay.plugin import GamePlugin
 
 from .bots import BOTS
-from .events import EVENT_TYPES, KIND, GameStarted
+from .events import EVENT_TYPES, KIND, GameStarted, game_started_v1_to_v2
 from .projector import fold
 from .render import render
 from .rules_data import load_ruleset, shipped_rulesets
@@ -15,6 +15,7 @@ PLUGIN = GamePlugin(
     event_types=EVENT_TYPES,
     start_type=GameStarted,
     end_types=frozenset({"game_ended"}),
+    upcasters=(game_started_v1_to_v2,),
     fold=fold,
     render=render,
     simulate=simulate_game,

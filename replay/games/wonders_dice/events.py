@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from replay.events import EventPayload, GameStartedBase, Seat
+from replay.plugin import Payload, upcaster
 
 from .rules_data import Options
 
@@ -34,9 +35,19 @@ class CitySeat(Seat):
 
 
 class GameStarted(GameStartedBase):
+    """Version 2 added ``tags``: the notation's header tags (Event, Date, Site, ...)."""
+
     event_type = "game_started"
+    version = 2
     seats: list[CitySeat] = Field(min_length=2, max_length=7)
     options: Options = Options()
+    tags: dict[str, str] = Field(default_factory=dict, description="free header tags: Event, Date, Site, ...")
+
+
+@upcaster("game_started", 1)
+def game_started_v1_to_v2(payload: Payload) -> Payload:
+    """Version 1 had no header tags."""
+    return {**payload, "tags": {}}
 
 
 class ForumDie(_Model):

@@ -50,11 +50,12 @@ def simulate_game(
         events.append(e)
         return e
 
-    start = emit("game_started", 1, {
+    start = emit("game_started", 2, {
         "ruleset": {"id": rules.id, "version": rules.version, "content_hash": rules.content_hash},
         "seats": [{"seat": i, "name": names[i], "city": cities[i]} for i in range(n)],
         "provenance": {"source": "simulated", "detail": f"seed={seed} bots={','.join(seat_bots)}"},
         "options": opts.model_dump(mode="json"),
+        "tags": {},
     })
     state = start_state(start, RulesetLibrary([rules]) if ruleset is not None else None)
     choosers: list[Chooser] = [
