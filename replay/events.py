@@ -118,5 +118,5 @@ class Event(NamedTuple):
             "payload": self.payload,
         }
 
-ENVELOPE_FIELDS: tuple[str, ...] = ("game_id", "seq", "kind", "type", "version")
+ENVELOPE_FIELDS: tuple[str, ...] = ("game_id", "seq", "kind", "type", "version", "hash")
 """Columns every event has; no event type may be named after one of them."""

@@ -138,6 +138,7 @@ class _Importer:
     games: dict[str, _GameCursor] = field(default_factory=dict)
     batch: list[Event] = field(default_factory=list)
     prepared: list[PreparedFile] = field(default_factory=list)
+    heads: dict[str, str] = field(default_factory=dict)
     events: int = 0
 
     def feed(self, lines: Iterable[str]) -> None:
@@ -196,7 +197,7 @@ class _Importer:
 
     def _spill(self) -> None:
         if self.batch:
-            self.prepared.extend(self.archive.prepare_files(self.batch, spill=True))
+            self.prepared.extend(self.archive.prepare_files(self.batch, spill=True, heads=self.heads))
             self.batch = []
 
     def commit(self) -> ImportResult:

@@ -36,6 +36,7 @@ ENVELOPE_SCHEMA = pa.schema(
         pa.field("kind", pa.string(), nullable=False),
         pa.field("type", pa.string(), nullable=False),
         pa.field("version", pa.int32(), nullable=False),
+        pa.field("hash", pa.string(), nullable=False),  # the game's hash chain (replay.chain)
     ]
 )
 
@@ -185,8 +186,8 @@ def json_text(obj: Any) -> str:
 # ----------------------------------------------------------------------------- encode / decode
 
 
-def encode(events: list[Event], plugin: GamePlugin, schema: pa.Schema | None = None) -> pa.Table:
-    """Events of one kind as a typed table (rows in the order given)."""
+def encode(events: list[Event], plugin: GamePlugin, hashes: list[str], schema: pa.Schema | None = None) -> pa.Table:
+    """Events of one kind, with their chain hashes, as a typed table (rows in the order given)."""
     schema = schema or kind_schema(plugin)
     n = len(events)
     columns: dict[str, list[Any]] = {
@@ -195,6 +196,7 @@ def encode(events: list[Event], plugin: GamePlugin, schema: pa.Schema | None = N
         "kind": [e.kind for e in events],
         "type": [e.type for e in events],
         "version": [e.version for e in events],
+        "hash": hashes,
     }
     for name in plugin.models:
         columns[name] = [None] * n
@@ -222,8 +224,8 @@ def _has_map(t: pa.DataType) -> bool:
     return False
 
 
-def decode(table: pa.Table, plugin: GamePlugin) -> list[Event]:
-    """Events from a table, payloads upcast to the current versions.
+def decode(table: pa.Table, plugin: GamePlugin, upcast: bool = True) -> list[Event]:
+    """Events from a table, payloads upcast to the current versions (as stored if not ``upcast``).
 
     This is the replay hot path: whole columns are converted at once and rows are
     assembled as tuples; no model is built and nothing is validated again (the
@@ -234,10 +236,10 @@ def decode(table: pa.Table, plugin: GamePlugin) -> list[Event]:
     if table.num_rows == 0:
         return []
     with _gc_paused():
-        return _decode(table, plugin)
+        return _decode(table, plugin, upcast)
 
 
-def _decode(table: pa.Table, plugin: GamePlugin) -> list[Event]:
+def _decode(table: pa.Table, plugin: GamePlugin, upcast: bool) -> list[Event]:
     type_names = _strings(table.column("type"))
     versions = table.column("version").to_pylist()
     columns: dict[str, list[Any]] = {}
@@ -259,7 +261,7 @@ def _decode(table: pa.Table, plugin: GamePlugin) -> list[Event]:
             payloads[i] = value
     current = plugin.current_versions
     stale = set(zip(type_names, versions)) - set(current.items())
-    if stale:
+    if stale and upcast:
         for i, (t, v) in enumerate(zip(type_names, versions)):
             if v != current[t]:
                 payloads[i] = plugin.upcast(t, v, payloads[i])

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from replay.chain import chain
 from replay.errors import SchemaError
 from replay.events import Event, EventPayload, GameStartedBase
 from replay.plugin import GamePlugin, registry
@@ -84,7 +85,7 @@ everything = st.builds(
 @given(payloads=st.lists(everything, min_size=1, max_size=5))
 def test_encode_parquet_decode_round_trip(payloads):
     events = [Event.create("kitchen-sink", "g", i, p) for i, p in enumerate(payloads)]
-    table = encode(events, KITCHEN)
+    table = encode(events, KITCHEN, chain(events))
     sink = io.BytesIO()
     pq.write_table(table, sink)
     back = pq.read_table(io.BytesIO(sink.getvalue()))
@@ -115,7 +116,8 @@ def test_schema_changes_change_the_fingerprint():
 
 
 def test_pig_events_fill_their_own_struct_only():
-    table = encode(pig_game("g1")[:3], registry.get("pig"))
+    events = pig_game("g1")[:3]
+    table = encode(events, registry.get("pig"), chain(events))
     assert table.column("die_rolled").to_pylist()[1:] == [{"player": 0, "face": f} for f in
                                                           [e.payload["face"] for e in pig_game("g1")[1:3]]]
     assert table.column("die_rolled")[0].as_py() is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
@@ -158,3 +159,36 @@ def test_manifest_with_a_missing_commit_is_reported(filled):
     problems = _problems(filled)
     assert "commit 2 is missing" in problems[0]
     assert mf.list_records(filled.manifest_dir)[1] == [1, 3]
+
+
+def test_an_altered_event_is_named_by_the_hash_chain_even_when_the_manifest_is_forged(filled):
+    entry, path = _file(filled, "g2")
+    table = read_parquet(path, dictionaries=False)
+    rows = table.to_pylist()
+    target = next(r for r in rows if r["seq"] == 7)
+    assert target["type"] == "die_rolled"
+    target["die_rolled"] = {**target["die_rolled"], "face": 7 - target["die_rolled"]["face"]}  # a different roll
+    data = parquet_bytes(pa.Table.from_pylist(rows, schema=table.schema))
+    path.write_bytes(data)
+    record = next(p for p in sorted(filled.manifest_dir.glob("commit-*.json")) if entry.path in p.read_text())
+
+    def edit(body):
+        import hashlib
+
+        body["add"][0].update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+
+    _forge(record, edit)
+    problems = _problems(filled)
+    assert problems == [f"{entry.path}, game g2, seq 7: hash chain broken here: this event (or its stored hash) "
+                        "was altered after it was written; the first altered event"]
+
+
+def test_chains_continue_across_appends_and_files(archive):
+    events = pig_game("g1")
+    for start in range(0, len(events), 10):
+        archive.append("g1", events[start:start + 10], start - 1)
+    hashes = [h for _, h in archive.read_chain("g1")]
+    from replay.chain import chain
+
+    assert hashes == chain(events)
+    assert verify(archive).ok

@@ -12,8 +12,9 @@ It works one game-id range at a time (about ``max_rows`` events): for each range
 it reads, from each file, only the row groups whose statistics overlap it, so
 memory stays bounded whatever the archive's size.
 
-Old event versions are upcast on the way, so a compacted file holds current
-versions only.
+Events are never rewritten: files of different column layouts (an event type at an
+older version) are compacted separately, each keeping its layout, so every stored
+event and its chain hash stay exactly as they were written.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..errors import ArchiveError
-from ..schema import decode, encode, kind_schema, schema_fingerprint
 from . import manifest as mf
 from .store import ROW_GROUP_ROWS, Archive, PreparedFile, read_parquet
 
@@ -51,20 +51,18 @@ def compact(
     row_group_rows: int = ROW_GROUP_ROWS,
     progress: Callable[[int], None] | None = None,
 ) -> CompactionResult:
-    """Compact every kind held in more than one file. ``progress`` is told events done."""
+    """Compact every (kind, layout) held in more than one file. ``progress`` is told events done."""
     snapshot = archive.snapshot()
     files_before, generation = len(snapshot.files), snapshot.generation
-    by_kind: dict[str, list[mf.FileEntry]] = {}
+    groups: dict[tuple[str, str], list[mf.FileEntry]] = {}
     for entry in list(snapshot.files.values()):
-        by_kind.setdefault(entry.kind, []).append(entry)
+        groups.setdefault((entry.kind, entry.schema), []).append(entry)
     prepared: list[PreparedFile] = []
     sources: list[str] = []
     try:
-        for kind, entries in sorted(by_kind.items()):
+        for (kind, _layout), entries in sorted(groups.items()):
             if len(entries) == 1 and entries[0].rows <= max_rows:
                 continue  # every file is written sorted: one file is already compact
-            plugin = archive.plugins.get(kind)
-            current = schema_fingerprint(kind_schema(plugin))
             ranges = {e.path: (min(e.games), max(e.games)) for e in entries if e.games}
             ours = []
             for lo, hi in _game_ranges(entries, max_rows):
@@ -73,10 +71,7 @@ def compact(
                     first, last = ranges.get(entry.path, (None, None))
                     if first is None or last < lo or first > hi:
                         continue
-                    table = _read_game_range(archive.path_of(entry.path), lo, hi)
-                    if entry.schema != current:  # an older layout: upcast through the event records
-                        table = encode(decode(table, plugin), plugin)
-                    tables.append(table)
+                    tables.append(_read_game_range(archive.path_of(entry.path), lo, hi))
                 merged = pa.concat_tables(tables)
                 ours.append(archive.prepare_table(merged, kind, spill=True, row_group_rows=row_group_rows))
                 if progress:

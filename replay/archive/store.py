@@ -39,6 +39,7 @@ from ..errors import (
     NotAnArchive,
     StreamError,
 )
+from ..chain import GENESIS, link
 from ..events import GAME_ID_PATTERN, Event
 from ..plugin import GamePlugin, PluginRegistry, registry as default_registry
 from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
@@ -259,16 +260,54 @@ class Archive:
                 raise cls("; ".join(problems) + "; nothing was written")
             return self._commit(state, prepared, remove=())
 
-    def prepare_files(self, events: Sequence[Event], spill: bool = False) -> list[PreparedFile]:
-        """Encode events into one Parquet file per kind, sorted by (game_id, seq).
+    def prepare_files(
+        self, events: Sequence[Event], spill: bool = False, heads: dict[str, str] | None = None
+    ) -> list[PreparedFile]:
+        """Encode events into one Parquet file per kind, sorted by (game_id, seq), chained.
 
         Done before the lock is taken: encoding is the slow part and needs no lock.
-        With ``spill`` the bytes go to tmp/ instead of staying in memory.
+        With ``spill`` the bytes go to tmp/ instead of staying in memory. ``heads``
+        carries each game's last chain hash across calls (an import in batches).
         """
-        by_kind: dict[str, list[Event]] = {}
+        heads = {} if heads is None else heads
+        by_kind: dict[str, tuple[list[Event], list[str]]] = {}
         for e in events:
-            by_kind.setdefault(e.kind, []).append(e)
-        return [self.prepare_table(encode(evs, self.plugins.get(kind)), kind, spill) for kind, evs in by_kind.items()]
+            prev = heads.get(e.game_id)
+            if prev is None:
+                prev = GENESIS if e.seq == 0 else self.stored_hash(e.game_id, e.seq - 1)
+            heads[e.game_id] = link(prev, e)
+            evs, hashes = by_kind.setdefault(e.kind, ([], []))
+            evs.append(e)
+            hashes.append(heads[e.game_id])
+        return [
+            self.prepare_table(encode(evs, self.plugins.get(kind), hashes), kind, spill)
+            for kind, (evs, hashes) in by_kind.items()
+        ]
+
+    def stored_hash(self, game_id: str, seq: int) -> str:
+        """The chain hash stored with one event (GENESIS if the archive has no such event)."""
+        with self._lock(exclusive=False):
+            info = self._refresh().streams.get(game_id)
+            for path in info.files if info else ():
+                table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
+                hit = table.filter(pc.equal(table.column("seq"), seq))
+                if hit.num_rows:
+                    return hit.column("hash")[0].as_py()
+        return GENESIS
+
+    def read_chain(self, game_id: str) -> list[tuple[Event, str]]:
+        """One game's events exactly as stored (no upcasting), each with its stored chain hash."""
+        with self._lock(exclusive=False):
+            info = self._refresh().streams.get(game_id)
+            if info is None:
+                raise GameNotFound(f"no game {game_id!r} in {self.root}")
+            plugin = self.plugins.get(info.kind)
+            rows: list[tuple[Event, str]] = []
+            for path in info.files:
+                table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
+                rows.extend(zip(decode(table, plugin, upcast=False), table.column("hash").to_pylist()))
+        rows.sort(key=lambda r: r[0].seq)
+        return rows
 
     def prepare_table(
         self, table: pa.Table, kind: str, spill: bool = False, row_group_rows: int = ROW_GROUP_ROWS

@@ -18,7 +18,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..chain import GENESIS, link
 from ..errors import ReplayError
+from ..events import Event
 from ..plugin import PluginRegistry
 from ..schema import ENVELOPE_SCHEMA, decode, schema_fingerprint
 from . import manifest as mf
@@ -65,12 +67,14 @@ def verify(
             return report
         report.generation = state.generation
         seqs: dict[str, list[tuple[int, str, str]]] = {}
+        links = _Links()
         for entry in sorted(state.files.values(), key=lambda f: f.path):
-            _check_file(archive, entry, archive.plugins, deep, report, seqs)
+            _check_file(archive, entry, archive.plugins, deep, report, seqs, links)
             report.files += 1
             if progress:
                 progress(1)
         _check_games(seqs, state, archive.plugins, report)
+        links.resolve(report)
         for u in unreferenced_files(archive.root, state):
             if u.generation_above:
                 report.notes.append(Problem("left by an interrupted write; removed by the next write", u.relative))
@@ -89,6 +93,7 @@ def _check_file(
     deep: bool,
     report: Report,
     seqs: dict[str, list[tuple[int, str, str]]],
+    links: _Links,
 ) -> None:
     path: Path = archive.path_of(entry.path)
     problem = lambda what, **kw: report.problems.append(Problem(what, entry.path, **kw))  # noqa: E731
@@ -138,6 +143,7 @@ def _check_file(
                 problem(f"the manifest says {_span_text(entry.games.get(g))}, the file holds {_span_text(spans.get(g))}", game=g)
     try:
         events = decode(sorted_table, plugin)
+        links.add(entry.path, decode(sorted_table, plugin, upcast=False), sorted_table.column("hash").to_pylist())
     except ReplayError as exc:
         problem(f"events cannot be decoded: {exc}")
         return
@@ -149,6 +155,41 @@ def _check_file(
             except Exception as exc:  # pydantic.ValidationError, reported not raised
                 problem(f"payload fails validation: {str(exc).splitlines()[0]}", game=e.game_id, seq=e.seq)
     report.events += len(events)
+
+
+class _Links:
+    """Checks every event's chain hash; links that cross files are resolved at the end."""
+
+    def __init__(self) -> None:
+        self.broken: dict[str, tuple[int, str]] = {}          # game -> (first broken seq, file)
+        self.pending: list[tuple[Event, str, str]] = []        # (first event of a game in a file, its hash, file)
+        self.ends: dict[tuple[str, int], str] = {}             # (game, seq) -> stored hash, at file ends
+
+    def add(self, path: str, events: list[Event], hashes: list[str]) -> None:
+        for i, (e, stored) in enumerate(zip(events, hashes)):
+            prev = events[i - 1] if i else None
+            if prev is not None and prev.game_id == e.game_id and prev.seq == e.seq - 1:
+                if link(hashes[i - 1], e) != stored:
+                    self._break(e, path)
+            else:
+                self.pending.append((e, stored, path))
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            if nxt is None or nxt.game_id != e.game_id:
+                self.ends[(e.game_id, e.seq)] = stored
+
+    def _break(self, e: Event, path: str) -> None:
+        if e.game_id not in self.broken or e.seq < self.broken[e.game_id][0]:
+            self.broken[e.game_id] = (e.seq, path)
+
+    def resolve(self, report: Report) -> None:
+        for e, stored, path in self.pending:
+            prev = GENESIS if e.seq == 0 else self.ends.get((e.game_id, e.seq - 1))
+            if prev is not None and link(prev, e) != stored:
+                self._break(e, path)
+        for game, (seq, path) in sorted(self.broken.items()):
+            report.problems.append(Problem(
+                "hash chain broken here: this event (or its stored hash) was altered after it was written; "
+                "the first altered event", path, game, seq))
 
 
 def _span_text(span: mf.GameSpan | None) -> str:
