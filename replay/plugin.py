@@ -62,7 +62,13 @@ class GamePlugin:
     * ``fold(events)`` replays a game with every rule check; ``render(state)`` shows it;
     * ``rulesets()`` gives the shipped ruleset packs by name, ``load_ruleset(path)``
       reads and validates a user's pack. A pack has ``id``, ``version``,
-      ``content_hash`` and ``model_dump()``.
+      ``content_hash`` and ``model_dump()``;
+    * for review (``audit``, ``show``, ``step``, ``diff``): ``states(events, rulesets)``
+      yields (event, state after it), ``state_dict(state)`` is plain data,
+      ``show(state, player)`` the table as text, ``headline(event, names)`` one line
+      per event, ``audit(events, lines, rulesets)`` an AuditReport;
+    * ``read_notation(text, strict, source)`` and ``write_notation(events)`` for a
+      text notation people can type.
     """
 
     kind: str
@@ -77,6 +83,13 @@ class GamePlugin:
     bots: tuple[str, ...] = ()
     rulesets: Callable[[], dict[str, Any]] | None = None
     load_ruleset: Callable[[Path], Any] | None = None
+    states: Callable[..., Iterable[tuple[Event, Any]]] | None = None
+    state_dict: Callable[[Any], dict[str, Any]] | None = None
+    show: Callable[[Any, str | None], str] | None = None
+    headline: Callable[[Event, list[str]], str] | None = None
+    audit: Callable[..., Any] | None = None
+    read_notation: Callable[..., Any] | None = None
+    write_notation: Callable[[Iterable[Event]], str] | None = None
 
     def __post_init__(self) -> None:
         problems = list(_plugin_problems(self))

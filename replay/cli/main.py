@@ -88,24 +88,33 @@ def init(path: Path | None) -> None:
 
 @cli.command(name="import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("--allow-problems", is_flag=True, help="notation: archive a game even if its audit finds problems")
 @archive_option
-def import_(files: tuple[Path, ...], archive_path: Path) -> None:
-    """Add events from JSON Lines files (- reads standard input).
+def import_(files: tuple[Path, ...], allow_problems: bool, archive_path: Path) -> None:
+    """Add games from JSON Lines (.jsonl, - for standard input) or notation files.
 
-    One event per line: {"game_id", "seq", "kind", "type", "version", "payload"}.
-    Each file is checked whole first; a file with any problem (bad JSON, unknown
-    type, missing field, wrong type, a seq gap, events already in the archive) is
-    rejected with every problem's line and field, and nothing of it is written.
-    A file may continue games already in the archive from their next seq.
+    JSON Lines: one event per line, {"game_id", "seq", "kind", "type", "version",
+    "payload"}. Each file is checked whole first; a file with any problem (bad JSON,
+    unknown type, missing field, wrong type, a seq gap, events already in the
+    archive) is rejected with every problem's line and field, and nothing of it is
+    written. A file may continue games already in the archive from their next seq.
+
+    Notation (any other file, see docs/notation.md): the game is read (every
+    syntax problem with its line and column), audited, and archived only if the
+    audit finds nothing wrong (or with --allow-problems).
 
     \b
     Example:
       replay import tournament.jsonl
+      replay import typed-game.txt
       replay export g1 | replay import -a other-archive -
     """
     archive = _open(archive_path)
     for f in files:
         name = "<stdin>" if str(f) == "-" else str(f)
+        if str(f) != "-" and f.suffix != ".jsonl":
+            _import_notation(archive, f, allow_problems)
+            continue
         if str(f) == "-":
             result = import_lines(archive, sys.stdin, source=name)
         else:
@@ -117,20 +126,48 @@ def import_(files: tuple[Path, ...], archive_path: Path) -> None:
         click.echo(f"{name}: imported {result.events} events of {result.games} games (generation {result.generation})")
 
 
+def _import_notation(archive: Archive, path: Path, allow_problems: bool) -> None:
+    from ..archive import NEW_STREAM
+    from .review_cmds import read_notation_file, run_audit
+
+    log = read_notation_file(path)
+    report = run_audit(log, [])
+    if not report.ok and not allow_problems:
+        click.echo(report.to_text(), nl=False)
+        raise ReplayError(f"{path}: the audit found {len(report.findings)} problem(s); nothing was written "
+                          "(use --allow-problems to archive it anyway)")
+    archive.append(log.events[0].game_id, log.events, NEW_STREAM)
+    verdict = "clean" if report.ok else f"{len(report.findings)} audit problem(s), archived anyway"
+    click.echo(f"{path}: imported game {log.events[0].game_id}, {len(log.events)} events ({verdict})")
+
+
 @cli.command()
 @click.argument("game_ids", nargs=-1)
 @click.option("--kind", help="only games of this kind")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "notation"]), default="jsonl", show_default=True,
+              help="notation: one game, as people read and type it")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", help="file to write (default: standard output)")
 @archive_option
-def export(game_ids: tuple[str, ...], kind: str | None, output: str, archive_path: Path) -> None:
-    """Write events as JSON Lines: the given games, or every game.
+def export(game_ids: tuple[str, ...], kind: str | None, fmt: str, output: str, archive_path: Path) -> None:
+    """Write events as JSON Lines (the given games, or every game), or one game as notation.
 
     \b
     Example:
       replay export g1 g2 -o two-games.jsonl
       replay export --kind pig > all-pig.jsonl
+      replay export g1 --format notation -o g1.txt
     """
     archive = _open(archive_path)
+    if fmt == "notation":
+        if len(game_ids) != 1:
+            raise click.UsageError("--format notation writes one game: name exactly one GAME_ID")
+        events = archive.read_game(game_ids[0])
+        plugin = registry.get(events[0].kind)
+        if plugin.write_notation is None:
+            raise ReplayError(f"the {plugin.kind} plug-in has no notation")
+        with click.open_file(output, "w", encoding="utf-8") as out:
+            out.write(plugin.write_notation(events))
+        return
     with click.open_file(output, "w", encoding="utf-8") as out:
         if game_ids:
             for g in game_ids:
@@ -303,9 +340,10 @@ def demo(archive_path: Path | None, n_games: int, seed: int, kind: str) -> None:
 
 
 from .games_cmds import rules, simulate  # noqa: E402
+from .review_cmds import audit, diff, show, step  # noqa: E402
 
-cli.add_command(simulate)
-cli.add_command(rules)
+for command in (simulate, rules, audit, show, step, diff):
+    cli.add_command(command)
 
 
 def main() -> None:  # pragma: no cover - console entry

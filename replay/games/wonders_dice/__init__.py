@@ -4,8 +4,11 @@ from replay.plugin import GamePlugin
 
 from .bots import BOTS
 from .events import EVENT_TYPES, KIND, GameStarted, game_started_v1_to_v2
-from .projector import fold
-from .render import render
+from . import notation
+from .audit import audit
+from .explain import headline
+from .projector import RulesetLibrary, fold, states
+from .render import render, show
 from .rules_data import load_ruleset, shipped_rulesets
 from .simulate import simulate_game
 
@@ -22,6 +25,13 @@ PLUGIN = GamePlugin(
     bots=BOTS,
     rulesets=shipped_rulesets,
     load_ruleset=load_ruleset,
+    states=lambda events, rulesets=(): states(events, RulesetLibrary(rulesets) if rulesets else None),
+    state_dict=lambda state: state.to_dict(),
+    show=show,
+    headline=headline,
+    audit=audit,
+    read_notation=notation.read,
+    write_notation=notation.write,
 )
 
 __all__ = ["PLUGIN", "fold", "simulate_game"]

@@ -1,6 +1,7 @@
 """A notation for 7 Wonders Dice that people can read and type (what PGN is to chess).
 
     [Game "club-2026-11-20-t3"]
+    [Kind "7wonders-dice"]
     [Event "Club night"]
     [Date "2026-11-20"]
     [Ruleset "7wd-default 0.1.0 sha256:6c096add..."]
@@ -31,7 +32,7 @@ from replay.notation import TAG, Collector, Parsed, escape, strip_comment, unesc
 from .events import KIND
 from .rules_data import Options
 
-STRUCTURAL = ("Game", "Ruleset", "Options", "Source", "SourceDetail", "Seat")
+STRUCTURAL = ("Game", "Kind", "Ruleset", "Options", "Source", "SourceDetail", "Seat")
 ROLL = re.compile(r"^(\d+)\s*\.\s*roll\s+(.*)$", re.IGNORECASE)
 SWAP = re.compile(r"^swap\s+(\S+)\s+for\s+(\S+)$", re.IGNORECASE)
 RESULT = re.compile(r"^result\s+(.*)$", re.IGNORECASE)
@@ -113,6 +114,10 @@ class _Body:
     def start(self, tags: dict[str, str], seats: list[dict[str, Any]], line: int) -> bool | None:
         p = self.problems
         self.game_id = tags.pop("Game", "")
+        kind = tags.pop("Kind", KIND)
+        if kind != KIND:
+            p.add(1, 1, kind, f"this is a {KIND} reader; the header says [Kind \"{kind}\"]")
+            return None
         if not self.game_id:
             p.add(1, 1, "", 'the header needs [Game "<game id>"]')
         ruleset = tags.pop("Ruleset", "")
@@ -286,6 +291,7 @@ def write(events: Iterable[Event]) -> str:
             names = [s["name"] for s in sorted(p["seats"], key=lambda s: s["seat"])]
             r = p["ruleset"]
             lines.append(f'[Game "{escape(e.game_id)}"]')
+            lines.append(f'[Kind "{KIND}"]')
             for key, value in p.get("tags", {}).items():
                 lines.append(f'[{key} "{escape(value)}"]')
             lines.append(f'[Ruleset "{r["id"]} {r["version"]} {r["content_hash"]}"]')

@@ -122,14 +122,15 @@ def _roll(state: GameState, p: dict[str, Any], fail) -> None:
     state.turn = p["turn"]
     state.phase = "actions"
     state.next_seat = 0
+    state.acted = set()
     state.agora_completers = []
     for pl in state.players:
         pl.this_turn.clear()
 
 
-def _action(state: GameState, p: dict[str, Any], event: Event, fail) -> None:
+def _action(state: GameState, p: dict[str, Any], event: Event, fail, in_seat_order: bool = True) -> None:
     chooser = _LogChooser(p["steps"], fail)
-    outcome = act(state, p["player"], p["turn"], chooser, fail)
+    outcome = act(state, p["player"], p["turn"], chooser, fail, in_seat_order)
     if chooser.i < len(chooser.steps):
         raise fail("effect.choice", "no further step: the action was complete", str(chooser.steps[chooser.i]))
     claims = p.get("claims")
@@ -140,10 +141,15 @@ def _action(state: GameState, p: dict[str, Any], event: Event, fail) -> None:
                 raise fail(f"claim.{key}", str(actual), str(claims[key]))
 
 
-def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail) -> Outcome:
-    """One player's action in its place in the turn: checks whose turn it is, resolves, moves on."""
+def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail, in_seat_order: bool = True) -> Outcome:
+    """One player's action in its place in the turn: checks whose turn it is, resolves, moves on.
+
+    An audit may pass ``in_seat_order=False`` to accept, after reporting it, an action
+    of a seat that has not acted yet this turn but comes out of seat order.
+    """
     _expect_phase(state, "actions", f"an action of seat {seat}", fail)
-    if turn != state.turn or seat != state.next_seat:
+    expected = seat == state.next_seat if in_seat_order else seat not in state.acted
+    if turn != state.turn or not expected or not 0 <= seat < len(state.players):
         raise fail("turn.order", f"seat {state.next_seat} acting in turn {state.turn}", f"seat {seat} in turn {turn}")
     undo = _Checkpoint(state, seat)
     try:
@@ -151,10 +157,16 @@ def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail) -> Outco
     except BaseException:
         undo.restore()  # an illegal action changes nothing: the state stays valid to keep auditing
         raise
-    state.next_seat += 1
-    if state.next_seat == len(state.players):
-        state.phase = "swaps"
+    _done(state, seat)
     return outcome
+
+
+def _done(state: GameState, seat: int) -> None:
+    state.acted.add(seat)
+    n = len(state.players)
+    state.next_seat = next((s for s in range(n) if s not in state.acted), n)
+    if len(state.acted) == n:
+        state.phase = "swaps"
 
 
 class _Checkpoint:

@@ -20,3 +20,35 @@ def render(state: GameState) -> str:
     if result["tie_break"] != "none":
         lines.append(f"tie broken by: {result['tie_break']}")
     return "\n".join(lines)
+
+
+def show(state: GameState, player: str | None = None) -> str:
+    """The whole table: the Forum with each die's cost, then each board (or one)."""
+    from .engine import forum_cost
+    from .scoring import player_categories
+
+    lines = [f"turn {state.turn}, {state.phase}" + (f", seat {state.next_seat} to act" if state.phase == "actions" else "")
+             + f" (after event {state.seq})"]
+    if state.roll:
+        dice = ", ".join(f"{d} {state.roll[d][0]} ({forum_cost(state, d)})" for d in state.forum if d in state.roll)
+        lines.append(f"Forum (die face (cost)): {dice}")
+    if state.pending_swaps:
+        lines.append("entering the Forum at the end of the turn: " + ", ".join(state.pending_swaps))
+    if state.final_turn:
+        lines.append(f"final turn: {state.final_turn}")
+    for p in state.players:
+        if player and p.name.lower() != player.lower():
+            continue
+        cats = player_categories(state, p)
+        bonuses = "".join("x" if b else "." for b in p.bonuses)
+        unlocked = ", ".join(sorted(p.unlocked)) or "none"
+        lines.append(f"{p.name} ({p.city}): {p.coins} coins, {max(0, p.resources)} resources, "
+                     f"{sum(cats.values())} VP so far, bonuses [{bonuses}], unlocked: {unlocked}")
+        for b in p.board.values():
+            crossed = p.crossed.get(b.id, set())
+            marks = " ".join(s.id if s.id in crossed else "." for s in b.spaces)
+            lines.append(f"    {b.id:<14} {len(crossed)}/{len(b.spaces)}  {marks}")
+        vp = ", ".join(f"{k} {v}" for k, v in cats.items() if v)
+        if vp:
+            lines.append(f"    VP: {vp}")
+    return "\n".join(lines)

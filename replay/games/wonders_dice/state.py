@@ -87,6 +87,7 @@ class GameState:
     turn: int = 0
     phase: str = "roll"                     # roll | actions | swaps | over | ended
     next_seat: int = 0
+    acted: set[int] = field(default_factory=set)  # seats that acted this turn (an audit may accept them out of order)
     pending_swaps: list[str] = field(default_factory=list)
     final_turn: int | None = None
     agora_first_done: bool = False
@@ -102,8 +103,8 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         return {
             "turn": self.turn, "phase": self.phase, "next_seat": self.next_seat,
-            "forum": [{"id": d, "colour": c, "face": self.roll.get(d, (None, None))[0],
-                       "section": self.roll.get(d, (None, None))[1]} for d, c in self.forum.items()],
+            "forum": {d: (f"{self.roll[d][0]}@{self.roll[d][1]}" if d in self.roll else "not rolled")
+                      for d in self.forum},
             "pending_swaps": list(self.pending_swaps), "final_turn": self.final_turn,
             "agora_first_done": self.agora_first_done, "players": [p.to_dict() for p in self.players],
             "result": self.result,
