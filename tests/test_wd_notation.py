@@ -77,3 +77,18 @@ def test_lenient_collects_every_problem_with_line_and_column_and_strict_stops_at
 def test_header_problems_are_named(header, message):
     problems = read(header + "\n").problems
     assert any(message in p.message for p in problems), problems
+
+
+def test_a_result_line_may_give_totals_only():
+    from replay.games.wonders_dice.audit import audit
+
+    events = simulate_game("g", NAMES[:2], 8, ("greedy", "random"))
+    text = write(events)
+    head, result = text.rstrip("\n").rsplit("\n", 1)
+    totals_only = "; ".join(part.split(" [")[0] for part in result.split("; "))
+    parsed = read(head + "\n" + totals_only + "\n", strict=True)
+    assert all(s["categories"] == {} for s in parsed.events[-1].payload["scores"])
+    assert audit(parsed.events, parsed.lines).ok
+    wrong = totals_only.replace(f"coins {events[-1].payload['scores'][0]['coins']}", "coins 99", 1)
+    report = audit(read(head + "\n" + wrong + "\n").events)
+    assert [f.rule_id for f in report.findings] == ["claim.score"]
