@@ -287,8 +287,10 @@ class Archive:
     def stored_hash(self, game_id: str, seq: int) -> str:
         """The chain hash stored with one event (GENESIS if the archive has no such event)."""
         with self._lock(exclusive=False):
-            info = self._refresh().streams.get(game_id)
-            for path in info.files if info else ():
+            state = self._refresh()
+            info = state.streams.get(game_id)
+            holding = [p for p in (info.files if info else ()) if _overlaps(state.files[p].games[game_id], seq, seq)]
+            for path in holding:  # the one file whose span of this game holds seq
                 table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
                 hit = table.filter(pc.equal(table.column("seq"), seq))
                 if hit.num_rows:
