@@ -90,3 +90,16 @@ def test_tampered_archive_game_names_the_first_altered_event(tmp_path):
     first = report.findings[0]
     assert (first.rule_id, first.seq) == ("archive.chain", victim["seq"])
     assert "altered after it was written" in first.explanation
+
+
+def test_audit_of_a_json_lines_file_names_its_lines(tmp_path):
+    from replay.jsonl import dump_line
+
+    events = simulate_game("j", NAMES[:2], 4, ("greedy", "random"))
+    i = next(i for i, e in enumerate(events) if e.type == "action_taken" and e.payload["claims"]["paid"] > 0)
+    p = events[i].payload
+    events[i] = events[i]._replace(payload={**p, "claims": {**p["claims"], "paid": p["claims"]["paid"] + 1}})
+    path = tmp_path / "j.jsonl"
+    path.write_text("".join(dump_line(e) for e in events))
+    report = run_audit(load_log(str(path), tmp_path), [])
+    assert [(f.rule_id, f.line) for f in report.findings] == [("claim.paid", i + 1)]

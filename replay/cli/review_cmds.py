@@ -60,14 +60,15 @@ def load_log(spec: str, archive_path: Path) -> Log:
     path = Path(spec)
     if path.is_file():
         if path.suffix == ".jsonl":
-            with path.open(encoding="utf-8") as handle:
-                events = list(read_events(handle, registry, source=spec))
+            text = path.read_text(encoding="utf-8").splitlines(keepends=True)
+            events = list(read_events(text, registry, source=spec))
+            numbers = [n for n, line in enumerate(text, start=1) if line.strip()]
             if not events:
                 raise ReplayError(f"{spec}: no events")
             games = {e.game_id for e in events}
             if len(games) > 1:
                 raise ReplayError(f"{spec} holds {len(games)} games; export one with `replay export GAME`")
-            return Log(events, registry.get(events[0].kind), spec)
+            return Log(events, registry.get(events[0].kind), spec, dict(zip((e.seq for e in events), numbers)))
         return read_notation_file(path)
     archive = Archive(archive_path)
     events = archive.read_game(spec)
