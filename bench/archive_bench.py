@@ -36,6 +36,7 @@ from replay.archive.store import read_parquet
 from replay.events import Event
 from replay.games.pig.rules import standard_ruleset
 from replay.plugin import registry
+from replay.chain import chain
 from replay.schema import encode
 
 TARGET = 200
@@ -118,11 +119,14 @@ def main() -> None:
     r: dict[str, float] = {"games": args.games}
 
     # --- baseline: pyarrow writes one Arrow table to one file ------------------------------
-    sample = [e for i in range(2_000) for e in synthetic_game(f"s{i:06d}", i)]
-    table = encode(sample, plugin)
+    games_sample = [synthetic_game(f"s{i:06d}", i) for i in range(2_000)]
+    sample = [e for g in games_sample for e in g]
+    hashes, t = timed(lambda: [h for g in games_sample for h in chain(g)])
+    r["hash_chain_events_per_s"] = len(sample) / t
+    table = encode(sample, plugin, hashes)
     _, t = timed(lambda: pq.write_table(table, io.BytesIO(), compression="zstd"))
     r["baseline_arrow_write_events_per_s"] = table.num_rows / t
-    _, t = timed(lambda: encode(sample, plugin))
+    _, t = timed(lambda: encode(sample, plugin, hashes))
     r["encode_records_events_per_s"] = len(sample) / t
 
     # --- bulk import: 100k games in commits of --batch games -------------------------------
@@ -169,7 +173,7 @@ def main() -> None:
     def raw_tiny():
         for i, g in enumerate(tiny_games[:2000]):
             buf = io.BytesIO()
-            pq.write_table(encode(g, plugin), buf, compression="snappy")
+            pq.write_table(encode(g, plugin, chain(g)), buf, compression="snappy")
             fd = os.open(raw_dir / f"{i}.parquet", os.O_WRONLY | os.O_CREAT | os.O_EXCL)
             os.write(fd, buf.getvalue())
             os.fsync(fd)

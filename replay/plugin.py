@@ -68,7 +68,10 @@ class GamePlugin:
       ``show(state, player)`` the table as text, ``headline(event, names)`` one line
       per event, ``audit(events, lines, rulesets)`` an AuditReport;
     * ``read_notation(text, strict, source)`` and ``write_notation(events)`` for a
-      text notation people can type.
+      text notation people can type;
+    * ``derive(events)`` gives a finished game's rows of the derived SQL tables,
+      whose Arrow schemas ``derived_schemas`` names (``replay project``), and
+      ``reference_tables()`` small Arrow tables of rules data for SQL (dice faces).
     """
 
     kind: str
@@ -90,6 +93,9 @@ class GamePlugin:
     audit: Callable[..., Any] | None = None
     read_notation: Callable[..., Any] | None = None
     write_notation: Callable[[Iterable[Event]], str] | None = None
+    derive: Callable[[list[Event]], dict[str, list[dict[str, Any]]]] | None = None
+    derived_schemas: dict[str, Any] | None = None
+    reference_tables: Callable[[], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         problems = list(_plugin_problems(self))

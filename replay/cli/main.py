@@ -340,9 +340,10 @@ def demo(archive_path: Path | None, n_games: int, seed: int, kind: str) -> None:
 
 
 from .games_cmds import rules, simulate  # noqa: E402
+from .analytics_cmds import project, query, stats  # noqa: E402
 from .review_cmds import audit, diff, show, step  # noqa: E402
 
-for command in (simulate, rules, audit, show, step, diff):
+for command in (simulate, rules, audit, show, step, diff, project, query, stats):
     cli.add_command(command)
 
 

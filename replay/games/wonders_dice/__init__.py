@@ -4,7 +4,7 @@ from replay.plugin import GamePlugin
 
 from .bots import BOTS
 from .events import EVENT_TYPES, KIND, GameStarted, game_started_v1_to_v2
-from . import notation
+from . import notation, views
 from .audit import audit
 from .explain import headline
 from .projector import RulesetLibrary, fold, states
@@ -32,6 +32,9 @@ PLUGIN = GamePlugin(
     audit=audit,
     read_notation=notation.read,
     write_notation=notation.write,
+    derive=views.derive,
+    derived_schemas=views.SCHEMAS,
+    reference_tables=views.reference_tables,
 )
 
 __all__ = ["PLUGIN", "fold", "simulate_game"]
