@@ -325,3 +325,17 @@ def test_query_output_formats_and_stats(archive, tmp_path):
     assert pq.read_table(out).column_names[0] == "players"
     stats = runner.invoke(cli, ["stats", "-a", str(archive.root)]).output
     assert "7wonders-dice:" in stats and "games projected" in stats
+
+
+def test_parallel_projection_writes_the_same_rows(tmp_path):
+    import shutil
+
+    one = Archive.init(tmp_path / "one")
+    simulate_games(PLUGIN, one, 12, (2, 4), ("random",), seed=5)
+    shutil.copytree(one.root, tmp_path / "two")
+    two = Archive(tmp_path / "two")
+    project(one, PLUGIN, workers=1)
+    project(two, PLUGIN, workers=2)
+    for table in ("games", "players", "turn_states", "actions"):
+        sql = f"SELECT * FROM {table} ORDER BY ALL"
+        assert run_sql(connect(one), sql).to_pylist() == run_sql(connect(two), sql).to_pylist(), table

@@ -12,9 +12,10 @@ Unfinished games are projected once they end.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,8 @@ def load_manifest(archive: Archive, kind: str) -> dict[str, Any]:
 
 
 def project(archive: Archive, plugin: GamePlugin, progress: Callable[[int], None] | None = None,
-            total: Callable[[int], None] | None = None) -> ProjectResult:
+            total: Callable[[int], None] | None = None, workers: int = 1) -> ProjectResult:
+    """Project every finished game not yet projected; ``workers`` processes replay games in parallel."""
     if plugin.derive is None or plugin.derived_schemas is None:
         raise ValueError(f"the {plugin.kind} plug-in has no derived tables")
     root = derived_dir(archive, plugin.kind)
@@ -68,26 +70,64 @@ def project(archive: Archive, plugin: GamePlugin, progress: Callable[[int], None
         rows: dict[str, list[dict[str, Any]]] = {t: [] for t in plugin.derived_schemas}
         written = dict.fromkeys(plugin.derived_schemas, 0)
         batch: list[str] = []
-        buffers: dict[str, list] = {}
-        files = sorted({p for s in todo.values() for p in s.files})
-        wanted = pa.array(sorted(todo))
-        for path in files:
+        pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+        try:
+            for game_ids, derived in _derived(archive, plugin, todo, pool):
+                for name, new in derived.items():
+                    rows[name].extend(new)
+                batch.extend(game_ids)
+                if progress:
+                    progress(len(game_ids))
+                if len(batch) >= BATCH_GAMES:
+                    _flush(root, plugin, manifest, rows, batch, written)
+        finally:
+            if pool is not None:
+                pool.close()
+                pool.join()
+        _flush(root, plugin, manifest, rows, batch, written)
+    return ProjectResult(plugin.kind, len(todo), len(done), written)
+
+
+CHUNK_GAMES = 200
+
+
+def _derive_chunk(args: tuple[str, list[list[Any]]]) -> tuple[list[str], dict[str, list[dict[str, Any]]]]:
+    from ..plugin import registry
+
+    kind, games = args
+    plugin = registry.get(kind)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for events in games:
+        for name, new in plugin.derive(events).items():
+            out.setdefault(name, []).extend(new)
+    return [g[0].game_id for g in games], out
+
+
+def _derived(archive: Archive, plugin: GamePlugin, todo: dict[str, Any], pool) -> Iterator[tuple[list[str], dict]]:
+    """(game ids, their derived rows) in chunks; every file is read once, games complete as they gather."""
+    buffers: dict[str, list] = {}
+    ready: list[list[Any]] = []
+    wanted = pa.array(sorted(todo))
+
+    def chunks() -> Iterator[tuple[str, list[list[Any]]]]:
+        for path in sorted({p for s in todo.values() for p in s.files}):
             table = read_parquet(archive.path_of(path))
             table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
             for e in decode(table, plugin):
                 buf = buffers.setdefault(e.game_id, [])
                 buf.append(e)
                 if len(buf) == todo[e.game_id].last_seq + 1:
-                    events = sorted(buffers.pop(e.game_id), key=lambda x: x.seq)
-                    for name, new in plugin.derive(events).items():
-                        rows[name].extend(new)
-                    batch.append(e.game_id)
-                    if progress:
-                        progress(1)
-                    if len(batch) >= BATCH_GAMES:
-                        _flush(root, plugin, manifest, rows, batch, written)
-        _flush(root, plugin, manifest, rows, batch, written)
-    return ProjectResult(plugin.kind, len(todo), len(done), written)
+                    ready.append(sorted(buffers.pop(e.game_id), key=lambda x: x.seq))
+                    if len(ready) >= CHUNK_GAMES:
+                        yield plugin.kind, ready[:]
+                        ready.clear()
+        if ready:
+            yield plugin.kind, ready[:]
+
+    if pool is None:
+        yield from map(_derive_chunk, chunks())
+    else:
+        yield from pool.imap(_derive_chunk, chunks())
 
 
 def _flush(root: Path, plugin: GamePlugin, manifest: dict[str, Any], rows: dict[str, list], batch: list[str],

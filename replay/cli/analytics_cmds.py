@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -26,8 +27,10 @@ def _archive_option(f):
 
 @click.command()
 @click.option("--game", "kind", default="7wonders-dice", show_default=True, help="game kind")
+@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="all cores",
+              help="processes replaying games in parallel")
 @_archive_option
-def project(kind: str, archive_path: Path) -> None:
+def project(kind: str, workers: int, archive_path: Path) -> None:
     """Replay every finished game not yet projected and write the derived SQL tables.
 
     games, players, turn_states and actions come from the projector, under
@@ -41,7 +44,8 @@ def project(kind: str, archive_path: Path) -> None:
     plugin = registry.get(kind)
     bar = click.progressbar(length=1, label=f"projecting {kind}", file=sys.stderr, show_eta=True)
     with bar:
-        result = run_project(archive, plugin, progress=bar.update, total=lambda n: setattr(bar, "length", max(1, n)))
+        result = run_project(archive, plugin, progress=bar.update, total=lambda n: setattr(bar, "length", max(1, n)),
+                             workers=workers)
     rows = ", ".join(f"{n} {t}" for t, n in result.rows.items())
     click.echo(f"projected {result.games} new games ({result.already} already projected): {rows or 'nothing new'}")
 
