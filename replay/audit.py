@@ -10,19 +10,20 @@ from .errors import Violation
 
 @dataclass(frozen=True)
 class Finding:
-    seq: int
-    turn: int | None
-    player: str | None
-    rule_id: str
-    rule: str
-    expected: str
-    found: str
+    """A rule violation, with the notation line it came from and a sentence a player understands."""
+
+    violation: Violation
     explanation: str
     line: int | None = None
 
-    @classmethod
-    def of(cls, v: Violation, explanation: str, line: int | None = None) -> Finding:
-        return cls(v.seq, v.turn, v.player, v.rule_id, v.rule, v.expected, v.found, explanation, line)
+    def __getattr__(self, name: str) -> Any:
+        """seq, turn, player, rule_id, rule, expected and found are the violation's."""
+        if name == "violation":  # not set yet (copying, unpickling)
+            raise AttributeError(name)
+        return getattr(self.violation, name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self.violation), "explanation": self.explanation, "line": self.line}
 
     def location(self) -> str:
         parts = [f"event {self.seq}"]
@@ -56,7 +57,7 @@ class AuditReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id, "ok": self.ok, "events": self.events,
-            "problems": [asdict(f) for f in self.findings], "checked": self.checked, "result": self.result,
+            "problems": [f.to_json() for f in self.findings], "checked": self.checked, "result": self.result,
         }
 
     def to_text(self) -> str:

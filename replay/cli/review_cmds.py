@@ -16,7 +16,7 @@ from ..archive import Archive
 from ..audit import AuditReport, Finding
 from ..chain import GENESIS, link
 from ..diff import changes
-from ..errors import ReplayError
+from ..errors import ReplayError, Violation
 from ..events import Event
 from ..jsonl import read_events
 from ..notation import NotationError
@@ -94,10 +94,10 @@ def chain_finding(log: Log) -> Finding | None:
     prev = GENESIS
     for event, stored in log.chain:
         if link(prev, event) != stored:
-            return Finding(event.seq, event.payload.get("turn"), None, "archive.chain",
-                           "Each stored event's hash covers it and the hash before it.",
-                           "the hash of the event as written", "a different one",
-                           f"event {event.seq} was altered after it was written (the first altered event)")
+            violation = Violation(event.seq, event.payload.get("turn"), None, "archive.chain",
+                                  "Each stored event's hash covers it and the hash before it.",
+                                  "the hash of the event as written", "a different one")
+            return Finding(violation, f"event {event.seq} was altered after it was written (the first altered event)")
         prev = stored
     return None
 

@@ -46,7 +46,7 @@ def audit(events: Sequence[Event], lines: dict[int, int] | None = None, rulesets
     library = RulesetLibrary(rulesets) if rulesets else None
 
     def record(rv: RuleViolation) -> None:
-        report.findings.append(Finding.of(rv.violation, explain(rv.violation), lines.get(rv.violation.seq)))
+        report.findings.append(Finding(rv.violation, explain(rv.violation), lines.get(rv.violation.seq)))
 
     try:
         state = start_state(events[0], library)
