@@ -15,15 +15,16 @@ from collections.abc import Iterable
 from .events import Event
 from .rulesets import canonical_json
 
-GENESIS = ""
+GENESIS = 0
 
 
-def link(previous: str, event: Event) -> str:
+def link(previous: int, event: Event) -> int:
     body = canonical_json([event.game_id, event.seq, event.kind, event.type, event.version, event.payload])
-    return hashlib.sha256(previous.encode() + b"\n" + body).hexdigest()
+    digest = hashlib.sha256(previous.to_bytes(8, "big", signed=True) + b"\n" + body).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def chain(events: Iterable[Event], previous: str = GENESIS) -> list[str]:
+def chain(events: Iterable[Event], previous: int = GENESIS) -> list[int]:
     """Hashes of consecutive events of one game, continuing from ``previous``."""
     out = []
     for e in events:

@@ -138,7 +138,7 @@ class _Importer:
     games: dict[str, _GameCursor] = field(default_factory=dict)
     batch: list[Event] = field(default_factory=list)
     prepared: list[PreparedFile] = field(default_factory=list)
-    heads: dict[str, str] = field(default_factory=dict)
+    heads: dict[str, int] = field(default_factory=dict)
     events: int = 0
 
     def feed(self, lines: Iterable[str]) -> None:

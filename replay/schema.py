@@ -36,7 +36,7 @@ ENVELOPE_SCHEMA = pa.schema(
         pa.field("kind", pa.string(), nullable=False),
         pa.field("type", pa.string(), nullable=False),
         pa.field("version", pa.int32(), nullable=False),
-        pa.field("hash", pa.string(), nullable=False),  # the game's hash chain (replay.chain)
+        pa.field("hash", pa.int64(), nullable=False),  # the game's hash chain (replay.chain)
     ]
 )
 
@@ -186,7 +186,7 @@ def json_text(obj: Any) -> str:
 # ----------------------------------------------------------------------------- encode / decode
 
 
-def encode(events: list[Event], plugin: GamePlugin, hashes: list[str], schema: pa.Schema | None = None) -> pa.Table:
+def encode(events: list[Event], plugin: GamePlugin, hashes: list[int], schema: pa.Schema | None = None) -> pa.Table:
     """Events of one kind, with their chain hashes, as a typed table (rows in the order given)."""
     schema = schema or kind_schema(plugin)
     n = len(events)

@@ -261,7 +261,7 @@ class Archive:
             return self._commit(state, prepared, remove=())
 
     def prepare_files(
-        self, events: Sequence[Event], spill: bool = False, heads: dict[str, str] | None = None
+        self, events: Sequence[Event], spill: bool = False, heads: dict[str, int] | None = None
     ) -> list[PreparedFile]:
         """Encode events into one Parquet file per kind, sorted by (game_id, seq), chained.
 
@@ -270,7 +270,7 @@ class Archive:
         carries each game's last chain hash across calls (an import in batches).
         """
         heads = {} if heads is None else heads
-        by_kind: dict[str, tuple[list[Event], list[str]]] = {}
+        by_kind: dict[str, tuple[list[Event], list[int]]] = {}
         for e in events:
             prev = heads.get(e.game_id)
             if prev is None:
@@ -284,7 +284,7 @@ class Archive:
             for kind, (evs, hashes) in by_kind.items()
         ]
 
-    def stored_hash(self, game_id: str, seq: int) -> str:
+    def stored_hash(self, game_id: str, seq: int) -> int:
         """The chain hash stored with one event (GENESIS if the archive has no such event)."""
         with self._lock(exclusive=False):
             state = self._refresh()
@@ -297,14 +297,14 @@ class Archive:
                     return hit.column("hash")[0].as_py()
         return GENESIS
 
-    def read_chain(self, game_id: str) -> list[tuple[Event, str]]:
+    def read_chain(self, game_id: str) -> list[tuple[Event, int]]:
         """One game's events exactly as stored (no upcasting), each with its stored chain hash."""
         with self._lock(exclusive=False):
             info = self._refresh().streams.get(game_id)
             if info is None:
                 raise GameNotFound(f"no game {game_id!r} in {self.root}")
             plugin = self.plugins.get(info.kind)
-            rows: list[tuple[Event, str]] = []
+            rows: list[tuple[Event, int]] = []
             for path in info.files:
                 table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
                 rows.extend(zip(decode(table, plugin, upcast=False), table.column("hash").to_pylist()))

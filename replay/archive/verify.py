@@ -162,10 +162,10 @@ class _Links:
 
     def __init__(self) -> None:
         self.broken: dict[str, tuple[int, str]] = {}          # game -> (first broken seq, file)
-        self.pending: list[tuple[Event, str, str]] = []        # (first event of a game in a file, its hash, file)
-        self.ends: dict[tuple[str, int], str] = {}             # (game, seq) -> stored hash, at file ends
+        self.pending: list[tuple[Event, int, str]] = []        # (first event of a game in a file, its hash, file)
+        self.ends: dict[tuple[str, int], int] = {}             # (game, seq) -> stored hash, at file ends
 
-    def add(self, path: str, events: list[Event], hashes: list[str]) -> None:
+    def add(self, path: str, events: list[Event], hashes: list[int]) -> None:
         for i, (e, stored) in enumerate(zip(events, hashes)):
             prev = events[i - 1] if i else None
             if prev is not None and prev.game_id == e.game_id and prev.seq == e.seq - 1:

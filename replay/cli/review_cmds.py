@@ -34,7 +34,7 @@ class Log:
     plugin: GamePlugin
     source: str
     lines: dict[int, int] | None = None
-    chain: list[tuple[Event, str]] | None = None
+    chain: list[tuple[Event, int]] | None = None
 
 
 def notation_kind(text: str) -> str:
