@@ -235,7 +235,7 @@ def test_barracks_vp_vs_shields(con, games):
 
 def test_guild_court_use(con, games):
     acc = defaultdict(lambda: [0, 0])
-    for g, n, p, s, won in _players(games):
+    for _g, n, p, _s, won in _players(games):
         used = p.count("guild_court") > 0
         acc[(n, used)][0] += 1
         acc[(n, used)][1] += won

@@ -8,7 +8,7 @@ from helpers import data_files, pig_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.archive import NEW_STREAM, Archive
+from replay.archive import Archive
 from replay.errors import DuplicateAppend, InvalidInput
 from replay.jsonl import dump_line, export_events, import_lines, read_events
 from replay.plugin import registry

@@ -139,7 +139,6 @@ def test_die_locked_until_the_player_unlocks_it():
     t.end()
     assert "black" in t.state.forum and "grey2" not in t.state.forum
     t.roll(black=("yellow", 0))
-    v = t.violation(t.act, 1, build("black", "market", "coins", "coins3")) if False else None
     t.act(0, build("black", "market", "coins", "coins3"))  # the unlocker may use it
     v = t.violation(t.act, 1, build("black", "market", "coins", "coins3"))
     assert (v.rule_id, v.player) == ("die.locked", "B")

@@ -17,7 +17,7 @@ from replay.events import Event
 from .engine import _shields, construction_coins, die_cost, forum_cost
 from .projector import RulesetLibrary, apply, start_state
 from .rules_data import default_ruleset
-from .scoring import categories, final_scores, player_categories
+from .scoring import final_scores, player_categories
 
 BUILDINGS = tuple(default_ruleset().buildings_of("giza"))
 CATEGORIES = ("warehouse", "military", "agora", "market", "university", "guild", "gallery", "wonder", "bonus")
@@ -129,10 +129,6 @@ def _action_row(state, e: Event, n: int) -> dict[str, Any]:
     if row["paid"] is None:
         row["paid"] = max(0, before_coins - player.coins)
     return row
-
-
-def category_names(state) -> list[str]:
-    return categories(state)
 
 
 def reference_tables() -> dict[str, pa.Table]:
