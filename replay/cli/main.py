@@ -61,10 +61,13 @@ def cli() -> None:
     Start here:
       replay demo                      simulate a few games and walk through the archive
       replay init                      create ./archive (or $REPLAY_ARCHIVE)
-      replay import games.jsonl        add games from JSON Lines, all or nothing
+      replay simulate --games 100      add simulated 7 Wonders Dice games
+      replay import game.txt           add a typed game (notation) or JSON Lines
       replay games                     list the games
-      replay events GAME_ID            one game's events
-      replay verify                    check files, checksums and streams
+      replay audit GAME_OR_FILE        every rule problem, where and why
+      replay step GAME                 walk through a game, forward and back
+      replay project && replay query --list    SQL over all the games
+      replay verify                    check files, checksums, streams, hash chains
     """
 
 
