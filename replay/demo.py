@@ -70,7 +70,17 @@ def run_demo(
         echo(_indent(plugin.render(state) if plugin.render else repr(state)))
     same = events == games[0]
     echo(f"   The events read back are identical to the simulated ones: {same}.\n")
-    echo(f"Explore it yourself:\n   export REPLAY_ARCHIVE={root}\n   replay games\n   replay events {game_id} --to-seq 8\n")
+
+    if plugin.derive is not None:
+        from .analytics.project import project
+        from .analytics.sql import connect, load_queries, run_named
+
+        project(archive, plugin)
+        table = run_named(connect(archive, kind), load_queries()["score_and_length_by_players"], {})
+        echo("8. SQL across the games (replay project; replay query --name score_and_length_by_players):\n"
+             + _indent(render(table.to_pylist(), table.column_names, "table")))
+    echo(f"Explore it yourself:\n   export REPLAY_ARCHIVE={root}\n   replay games\n   replay audit {game_id}\n"
+         f"   replay step {game_id}\n   replay query --list\n")
 
 
 def _indent(text: str) -> str:
