@@ -339,3 +339,15 @@ def test_parallel_projection_writes_the_same_rows(tmp_path):
     for table in ("games", "players", "turn_states", "actions"):
         sql = f"SELECT * FROM {table} ORDER BY ALL"
         assert run_sql(connect(one), sql).to_pylist() == run_sql(connect(two), sql).to_pylist(), table
+
+
+def test_project_command_is_incremental(tmp_path):
+    runner = CliRunner()
+    root = str(tmp_path / "a")
+    assert runner.invoke(cli, ["simulate", root, "--init", "--games", "4", "--players", "2-3", "--seed", "3"]).exit_code == 0
+    first = runner.invoke(cli, ["project", "-a", root, "--workers", "1"])
+    assert first.exit_code == 0 and "projected 4 new games (0 already projected)" in first.output
+    second = runner.invoke(cli, ["project", "-a", root])
+    assert "projected 0 new games (4 already projected): nothing new" in second.output
+    listed = runner.invoke(cli, ["query", "--list"]).output
+    assert listed.count("\n    columns:") >= 12
