@@ -46,8 +46,8 @@ def project(kind: str, workers: int, archive_path: Path) -> None:
     with bar:
         result = run_project(archive, plugin, progress=bar.update, total=lambda n: setattr(bar, "length", max(1, n)),
                              workers=workers)
-    rows = ", ".join(f"{n} {t}" for t, n in result.rows.items())
-    click.echo(f"projected {result.games} new games ({result.already} already projected): {rows or 'nothing new'}")
+    rows = ", ".join(f"{n} {t}" for t, n in result.rows.items()) if result.games else "nothing new"
+    click.echo(f"projected {result.games} new games ({result.already} already projected): {rows}")
 
 
 def _write(table: pa.Table, fmt: str, output: str | None) -> None:
