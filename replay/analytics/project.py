@@ -67,14 +67,14 @@ def project(archive: Archive, plugin: GamePlugin, progress: Callable[[int], None
         todo = {g: s for g, s in state.streams.items() if s.kind == plugin.kind and s.ended and g not in done}
         if total:
             total(len(todo))
-        rows: dict[str, list[dict[str, Any]]] = {t: [] for t in plugin.derived_schemas}
+        rows: dict[str, list[pa.Table]] = {t: [] for t in plugin.derived_schemas}
         written = dict.fromkeys(plugin.derived_schemas, 0)
         batch: list[str] = []
         pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
         try:
             for game_ids, derived in _derived(archive, plugin, todo, pool):
-                for name, new in derived.items():
-                    rows[name].extend(new)
+                for name, table in derived.items():
+                    rows[name].append(table)
                 batch.extend(game_ids)
                 if progress:
                     progress(len(game_ids))
@@ -91,16 +91,18 @@ def project(archive: Archive, plugin: GamePlugin, progress: Callable[[int], None
 CHUNK_GAMES = 200
 
 
-def _derive_chunk(args: tuple[str, list[list[Any]]]) -> tuple[list[str], dict[str, list[dict[str, Any]]]]:
+def _derive_chunk(args: tuple[str, list[list[Any]]]) -> tuple[list[str], dict[str, pa.Table]]:
+    """Rows of a chunk of games, as Arrow tables (compact to hold, cheap to send between processes)."""
     from ..plugin import registry
 
     kind, games = args
     plugin = registry.get(kind)
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[dict[str, Any]]] = {name: [] for name in plugin.derived_schemas}
     for events in games:
         for name, new in plugin.derive(events).items():
-            out.setdefault(name, []).extend(new)
-    return [g[0].game_id for g in games], out
+            out[name].extend(new)
+    tables = {name: pa.Table.from_pylist(rows, schema=plugin.derived_schemas[name]) for name, rows in out.items()}
+    return [g[0].game_id for g in games], tables
 
 
 def _derived(archive: Archive, plugin: GamePlugin, todo: dict[str, Any], pool) -> Iterator[tuple[list[str], dict]]:
@@ -130,15 +132,15 @@ def _derived(archive: Archive, plugin: GamePlugin, todo: dict[str, Any], pool) -
         yield from pool.imap(_derive_chunk, chunks())
 
 
-def _flush(root: Path, plugin: GamePlugin, manifest: dict[str, Any], rows: dict[str, list], batch: list[str],
-           written: dict[str, int]) -> None:
+def _flush(root: Path, plugin: GamePlugin, manifest: dict[str, Any], rows: dict[str, list[pa.Table]],
+           batch: list[str], written: dict[str, int]) -> None:
     if not batch:
         return
     name = f"part-{uuid.uuid4().hex[:12]}.parquet"
     for table_name, schema in plugin.derived_schemas.items():
         folder = root / table_name
         folder.mkdir(exist_ok=True)
-        table = pa.Table.from_pylist(rows[table_name], schema=schema)
+        table = pa.concat_tables(rows[table_name]) if rows[table_name] else schema.empty_table()
         write_new_file(folder / name, parquet_bytes(table))
         manifest["parts"].setdefault(table_name, []).append(name)
         written[table_name] += table.num_rows
