@@ -22,13 +22,14 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from ..archive import Archive
 from ..archive.fsutil import atomic_write, write_new_file
 from ..archive.lock import ArchiveLock
-from ..archive.store import parquet_bytes, read_parquet
+from ..archive.store import parquet_bytes
 from ..plugin import GamePlugin
-from ..schema import decode
+from ..schema import DICTIONARY_COLUMNS, decode
 
 BATCH_GAMES = 20_000
 
@@ -106,30 +107,41 @@ def _derive_chunk(args: tuple[str, list[list[Any]]]) -> tuple[list[str], dict[st
 
 
 def _derived(archive: Archive, plugin: GamePlugin, todo: dict[str, Any], pool) -> Iterator[tuple[list[str], dict]]:
-    """(game ids, their derived rows) in chunks; every file is read once, games complete as they gather."""
+    """(game ids, their derived rows) in chunks; every file is read once, a row group at a time,
+    and games complete as their events gather. At most a few chunks are in flight, so memory
+    stays bounded whatever the archive's size."""
     buffers: dict[str, list] = {}
     ready: list[list[Any]] = []
     wanted = pa.array(sorted(todo))
 
     def chunks() -> Iterator[tuple[str, list[list[Any]]]]:
         for path in sorted({p for s in todo.values() for p in s.files}):
-            table = read_parquet(archive.path_of(path))
-            table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
-            for e in decode(table, plugin):
-                buf = buffers.setdefault(e.game_id, [])
-                buf.append(e)
-                if len(buf) == todo[e.game_id].last_seq + 1:
-                    ready.append(sorted(buffers.pop(e.game_id), key=lambda x: x.seq))
-                    if len(ready) >= CHUNK_GAMES:
-                        yield plugin.kind, ready[:]
-                        ready.clear()
+            pf = pq.ParquetFile(archive.path_of(path), read_dictionary=list(DICTIONARY_COLUMNS))
+            for group in range(pf.metadata.num_row_groups):
+                table = pf.read_row_group(group)
+                table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
+                for e in decode(table, plugin):
+                    buf = buffers.setdefault(e.game_id, [])
+                    buf.append(e)
+                    if len(buf) == todo[e.game_id].last_seq + 1:
+                        ready.append(sorted(buffers.pop(e.game_id), key=lambda x: x.seq))
+                        if len(ready) >= CHUNK_GAMES:
+                            yield plugin.kind, ready[:]
+                            ready.clear()
         if ready:
             yield plugin.kind, ready[:]
 
     if pool is None:
         yield from map(_derive_chunk, chunks())
-    else:
-        yield from pool.imap(_derive_chunk, chunks())
+        return
+    window = 2 * pool._processes  # noqa: SLF001 - how many chunks to keep in flight
+    pending: list[Any] = []
+    for chunk in chunks():
+        pending.append(pool.apply_async(_derive_chunk, (chunk,)))
+        if len(pending) >= window:
+            yield pending.pop(0).get()
+    for result in pending:
+        yield result.get()
 
 
 def _flush(root: Path, plugin: GamePlugin, manifest: dict[str, Any], rows: dict[str, list[pa.Table]],
