@@ -28,7 +28,7 @@ from replay.archive.compact import compact
 from replay.cli.games_cmds import simulate_games
 from replay.plugin import registry
 
-TABLES = ("events", "games", "players", "turn_states", "actions", "dice_faces")
+TABLES = ("events", "games", "players", "turn_states", "actions", "dice", "dice_faces")
 
 
 def _simulate(args: tuple[str, int, int]) -> int:

@@ -336,7 +336,7 @@ def test_parallel_projection_writes_the_same_rows(tmp_path):
     two = Archive(tmp_path / "two")
     project(one, PLUGIN, workers=1)
     project(two, PLUGIN, workers=2)
-    for table in ("games", "players", "turn_states", "actions"):
+    for table in ("games", "players", "turn_states", "actions", "dice"):
         sql = f"SELECT * FROM {table} ORDER BY ALL"
         assert run_sql(connect(one), sql).to_pylist() == run_sql(connect(two), sql).to_pylist(), table
 

@@ -30,7 +30,7 @@ from ..errors import ReplayError
 from ..plugin import registry
 from .project import part_paths
 
-VIEWS = ("events", "games", "players", "turn_states", "actions", "dice_faces")
+VIEWS = ("events", "games", "players", "turn_states", "actions", "dice", "dice_faces")
 QUERIES_ENV = "REPLAY_QUERIES"
 
 

@@ -1,9 +1,7 @@
 -- question: Are the dice fair? Face counts per colour against the die's faces, and Forum sections against uniform, with a chi-square statistic (above critical_5pct: unlikely at the 5% level).
 -- columns: test, colour, rolls, categories, chi_square, dof, critical_5pct
-WITH rolls AS (
-    SELECT unnest(dice_rolled.dice) AS d FROM events WHERE type = 'dice_rolled'
-), faces AS (
-    SELECT d.colour AS colour, d.face AS face, count(*) AS n FROM rolls GROUP BY ALL
+WITH faces AS (
+    SELECT colour, face, count(*) AS n FROM dice GROUP BY ALL
 ), face_test AS (
     SELECT 'faces' AS test, f.colour, sum(f.n) AS rolls, count(*) AS categories,
            sum(power(f.n - t.total * s.sides / 6.0, 2) / (t.total * s.sides / 6.0)) AS chi_square
@@ -12,10 +10,10 @@ WITH rolls AS (
     JOIN (SELECT colour, sum(n) AS total FROM faces GROUP BY colour) t ON t.colour = f.colour
     GROUP BY f.colour
 ), sections AS (
-    SELECT d.section AS section, count(*) AS n FROM rolls GROUP BY ALL
+    SELECT section, count(*) AS n FROM dice GROUP BY ALL
 ), section_test AS (
     SELECT 'sections' AS test, 'all' AS colour, sum(n) AS rolls, count(*) AS categories,
-           sum(power(n - (SELECT count(*) FROM rolls) / 4.0, 2) / ((SELECT count(*) FROM rolls) / 4.0)) AS chi_square
+           sum(power(n - (SELECT sum(n) FROM sections) / 4.0, 2) / ((SELECT sum(n) FROM sections) / 4.0)) AS chi_square
     FROM sections
 )
 SELECT test, colour, rolls, categories, round(chi_square, 3) AS chi_square, categories - 1 AS dof,

@@ -1,16 +1,12 @@
 -- question: Does the first building a player completes predict a win? (ties on the same turn: the first name alphabetically)
 -- param: min_players int 1  hide buildings that fewer players completed first
 -- columns: first_completed, players, wins, win_rate
-WITH first_turn AS (
-    SELECT game_id, seat, min(turn) AS turn
-    FROM turn_states WHERE len(completed) > 0
+WITH first_building AS (
+    -- at the earliest turn a player has a complete building: the first of them by name
+    SELECT game_id, seat, list_sort(arg_min(completed, turn))[1] AS building
+    FROM turn_states
+    WHERE len(completed) > 0
     GROUP BY game_id, seat
-), first_building AS (
-    SELECT t.game_id, t.seat, min(u.building) AS building
-    FROM turn_states t
-    JOIN first_turn f ON t.game_id = f.game_id AND t.seat = f.seat AND t.turn = f.turn,
-         unnest(t.completed) AS u(building)
-    GROUP BY t.game_id, t.seat
 )
 SELECT fb.building AS first_completed,
        count(*) AS players,

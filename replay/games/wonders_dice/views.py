@@ -2,7 +2,8 @@
 
 For each finished game: one ``games`` row, one ``players`` row per seat, one
 ``turn_states`` row per turn and seat (the table at the end of the turn), one
-``actions`` row per action (what was chosen, what it cost, what it scored).
+``actions`` row per action (what was chosen, what it cost, what it scored), one
+``dice`` row per die rolled (the chance outcomes, flat, for fast counting).
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ SCHEMAS: dict[str, pa.Schema] = {
          ("bonuses", pa.int32()), ("unlocked", pa.list_(pa.string())), ("completed", pa.list_(pa.string()))]
         + [(f"crossed_{b}", pa.int32()) for b in BUILDINGS]
     ),
+    "dice": pa.schema([
+        ("game_id", pa.string()), ("turn", pa.int32()), ("die", pa.string()), ("colour", pa.string()),
+        ("face", pa.string()), ("section", pa.int32()),
+    ]),
     "actions": pa.schema([
         ("game_id", pa.string()), ("seq", pa.int64()), ("turn", pa.int32()), ("seat", pa.int32()), ("name", pa.string()),
         ("city", pa.string()), ("players", pa.int32()), ("kind", pa.string()), ("die", pa.string()), ("colour", pa.string()),
@@ -63,6 +68,12 @@ def derive(events: Iterable[Event], library: RulesetLibrary | None = None) -> di
             rows["actions"].append(_action_row(state, e, n))
             continue
         apply(state, e)
+        if e.type == "dice_rolled":
+            rows["dice"].extend(
+                {"game_id": game_id, "turn": e.payload["turn"], "die": d, "colour": state.forum[d],
+                 "face": face, "section": section}
+                for d, (face, section) in state.roll.items()
+            )
         if e.type == "turn_ended":
             for p in state.players:
                 cats = player_categories(state, p)
