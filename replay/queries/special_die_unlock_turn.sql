@@ -2,7 +2,7 @@
 -- columns: die, games, share_of_games, avg_turn, first_turn, last_turn
 SELECT special_die_swapped.die AS die,
        count(*) AS games,
-       round(count(*) / (SELECT count(DISTINCT game_id) FROM events)::DOUBLE, 4) AS share_of_games,
+       round(count(*) / (SELECT count(*) FROM games)::DOUBLE, 4) AS share_of_games,  -- finished games
        round(avg(special_die_swapped.turn), 2) AS avg_turn,
        min(special_die_swapped.turn) AS first_turn,
        max(special_die_swapped.turn) AS last_turn
