@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from ..errors import ArchiveError
 from . import manifest as mf
-from .store import ROW_GROUP_ROWS, Archive, PreparedFile, read_parquet
+from .store import ROW_GROUP_ROWS, Archive, PreparedFile, read_parquet, row_groups_between
 
 MAX_ROWS_PER_FILE = 2_000_000
 """Events per output file, and so about what compaction holds in memory at once."""
@@ -124,12 +124,7 @@ def _game_ranges(entries: list[mf.FileEntry], max_rows: int) -> list[tuple[str, 
 def _read_game_range(path: Path, low: str, high: str) -> pa.Table:
     """The rows with ``low <= game_id <= high``, reading only row groups whose statistics overlap."""
     pf = pq.ParquetFile(path, page_checksum_verification=True)
-    col = pf.schema_arrow.get_field_index("game_id")
-    groups = []
-    for i in range(pf.metadata.num_row_groups):
-        stats = pf.metadata.row_group(i).column(col).statistics
-        if stats is None or not stats.has_min_max or (stats.min <= high and low <= stats.max):
-            groups.append(i)
+    groups = row_groups_between(pf, low, high)
     table = pf.read_row_groups(groups)
     ids = table.column("game_id")
     return table.filter(pc.and_(pc.greater_equal(ids, low), pc.less_equal(ids, high)))

@@ -550,10 +550,15 @@ def read_parquet(path: Path, columns: list[str] | None = None, dictionaries: boo
 
 
 def row_groups_for_game(pf: pq.ParquetFile, game_id: str) -> list[int]:
-    """Row groups whose game_id min/max statistics admit ``game_id``: a lookup reads only these.
+    """Row groups whose game_id min/max statistics admit ``game_id``: a lookup reads only these."""
+    return row_groups_between(pf, game_id, game_id)
+
+
+def row_groups_between(pf: pq.ParquetFile, low: str, high: str) -> list[int]:
+    """Row groups whose game_id statistics overlap ``low..high``.
 
     Archive files are sorted by game_id, so a binary search finds the first
-    candidate group; groups are then taken while their minimum admits the id.
+    candidate group; groups are then taken while their minimum admits the range.
     A file without statistics is read whole.
     """
     meta = pf.metadata
@@ -565,19 +570,19 @@ def row_groups_for_game(pf: pq.ParquetFile, game_id: str) -> list[int]:
         return (stats.min, stats.max) if stats is not None and stats.has_min_max else None
 
     lo, hi = 0, n
-    while lo < hi:  # first group whose max >= game_id
+    while lo < hi:  # first group whose max >= low
         mid = (lo + hi) // 2
         b = bounds(mid)
         if b is None:
             return list(range(n))
-        if b[1] < game_id:
+        if b[1] < low:
             lo = mid + 1
         else:
             hi = mid
     groups = []
     for i in range(lo, n):
         b = bounds(i)
-        if b is None or b[0] > game_id:
+        if b is None or b[0] > high:
             break
         groups.append(i)
     return groups

@@ -16,20 +16,15 @@ from ..analytics.project import load_manifest, project as run_project
 from ..analytics.sql import QueryError, connect, load_queries, run_named, run_sql
 from ..archive import Archive
 from ..plugin import registry
+from .options import archive_option
 from .output import render
-
-
-def _archive_option(f):
-    from .main import archive_option
-
-    return archive_option(f)
 
 
 @click.command()
 @click.option("--game", "kind", default="7wonders-dice", show_default=True, help="game kind")
 @click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="all cores",
               help="processes replaying games in parallel")
-@_archive_option
+@archive_option
 def project(kind: str, workers: int, archive_path: Path) -> None:
     """Replay every finished game not yet projected and write the derived SQL tables.
 
@@ -80,7 +75,7 @@ def _write(table: pa.Table, fmt: str, output: str | None) -> None:
 @click.option("--game", "kind", default="7wonders-dice", show_default=True, help="game kind the views show")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True)
 @click.option("--output", "-o", help="write to this file (.parquet implies --format parquet)")
-@_archive_option
+@archive_option
 def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: bool, kind: str, fmt: str,
           output: str | None, archive_path: Path) -> None:
     """Ask the archive in SQL (DuckDB, in-process).
@@ -120,7 +115,7 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
 
 @click.command()
 @click.option("--game", "kind", default="7wonders-dice", show_default=True)
-@_archive_option
+@archive_option
 def stats(kind: str, archive_path: Path) -> None:
     """A short overview of an archive: games, events, files, size, projection.
 

@@ -13,6 +13,7 @@ import click
 from ..archive import NEW_STREAM, Archive, StreamAppend
 from ..errors import ReplayError
 from ..plugin import GamePlugin, registry
+from .options import default_archive
 from .output import render
 
 NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
@@ -87,11 +88,7 @@ def simulate(archive_path: Path | None, kind: str, n_games: int, players: str, b
     Example:
       replay simulate --games 1000 --players 2-7 --bot greedy,random --seed 42 --init sims
     """
-    import os
-
-    from .main import DEFAULT_ARCHIVE, ENV_ARCHIVE
-
-    root = archive_path or Path(os.environ.get(ENV_ARCHIVE, DEFAULT_ARCHIVE))
+    root = archive_path or default_archive()
     plugin = _plugin(kind)
     bot_names = tuple(b.strip() for b in bots.split(",") if b.strip())
     unknown = [b for b in bot_names if b not in plugin.bots]

@@ -22,10 +22,9 @@ from ..archive.verify import verify
 from ..errors import ReplayError
 from ..jsonl import dump_line, import_lines
 from ..plugin import registry
+from .options import archive_option, default_archive
 from .output import format_option, render
 
-DEFAULT_ARCHIVE = "archive"
-ENV_ARCHIVE = "REPLAY_ARCHIVE"
 
 
 class _Group(click.Group):
@@ -36,14 +35,6 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except ReplayError as exc:
             raise click.ClickException(str(exc)) from exc
-
-
-def archive_option(f):
-    return click.option(
-        "--archive", "-a", "archive_path", type=click.Path(file_okay=False, path_type=Path),
-        envvar=ENV_ARCHIVE, default=DEFAULT_ARCHIVE, show_default=True, show_envvar=True,
-        help="the archive directory",
-    )(f)
 
 
 def _open(path: Path) -> Archive:
@@ -82,9 +73,7 @@ def init(path: Path | None) -> None:
     Example:
       replay init ~/games/archive
     """
-    import os
-
-    target = path or Path(os.environ.get(ENV_ARCHIVE, DEFAULT_ARCHIVE))
+    target = path or default_archive()
     Archive.init(target)
     click.echo(f"created an empty archive in {target}")
 

@@ -21,6 +21,7 @@ from ..events import Event
 from ..jsonl import read_events
 from ..notation import NotationError
 from ..plugin import GamePlugin, registry
+from .options import archive_option
 
 DEFAULT_NOTATION_KIND = "7wonders-dice"
 KIND_TAG = re.compile(r'^\s*\[\s*Kind\s+"([^"]+)"\s*\]', re.IGNORECASE | re.MULTILINE)
@@ -116,17 +117,11 @@ ruleset_option = click.option("--ruleset", "ruleset_files", multiple=True, type=
                               help="a ruleset pack the game was played under, if not shipped (repeatable)")
 
 
-def _archive_option(f):
-    from .main import archive_option
-
-    return archive_option(f)
-
-
 @click.command()
 @click.argument("game")
 @ruleset_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_archive_option
+@archive_option
 def audit(game: str, ruleset_files: tuple[Path, ...], fmt: str, archive_path: Path) -> None:
     """Replay a game with every rule check and compare every claimed value.
 
@@ -169,7 +164,7 @@ def _position(log: Log, at: str, rulesets: list[Any]) -> tuple[Event, Any]:
 @click.option("--player", help="only this player's board")
 @ruleset_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@_archive_option
+@archive_option
 def show(game: str, at: str | None, player: str | None, ruleset_files: tuple[Path, ...], fmt: str, archive_path: Path) -> None:
     """The whole table at one point: the Forum's dice with their costs, and each board.
 
@@ -195,7 +190,7 @@ def show(game: str, at: str | None, player: str | None, ruleset_files: tuple[Pat
 @click.argument("a")
 @click.argument("b")
 @ruleset_option
-@_archive_option
+@archive_option
 def diff(a: str, b: str, ruleset_files: tuple[Path, ...], archive_path: Path) -> None:
     """Two logs of the same game: the first event where they differ, and how the tables differ.
 
@@ -243,7 +238,7 @@ def diff(a: str, b: str, ruleset_files: tuple[Path, ...], archive_path: Path) ->
 @click.command()
 @click.argument("game")
 @ruleset_option
-@_archive_option
+@archive_option
 def step(game: str, ruleset_files: tuple[Path, ...], archive_path: Path) -> None:
     """Step through a game, forward and back, seeing what changed.
 

@@ -8,7 +8,6 @@ out of place is skipped. So one mistake is reported once, and later ones still a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from replay.audit import AuditReport, Finding
 from replay.errors import RuleViolation, Violation
@@ -128,7 +127,3 @@ def _summary(state: GameState) -> str:
     names = [p.name for p in state.players]
     winners = ", ".join(names[w] for w in state.result["winners"])
     return f"Winner: {winners} (tie-break: {state.result['tie_break']})\n{render(state)}"
-
-
-def audit_json(report: AuditReport) -> dict[str, Any]:
-    return report.to_json()

@@ -366,10 +366,7 @@ class _Action:
                 self._do_action(step, free=e.free_die)
 
     def _defence(self, building: str | None) -> int:
-        """Shields of the defending city's facing Barracks, as of the start of the turn."""
-        left, right = self.state.neighbours(self.p.seat)
-        defender, facing = (left, "barracks_east") if building == "barracks_west" else (right, "barracks_west")
-        return _shields(self.state, defender, facing)
+        return defence(self.state, self.p.seat, building)
 
     def _effect_cross(self, e: Effect) -> None:
         def candidates(buildings: tuple[str, ...]) -> Iterable[StepKey]:
@@ -396,6 +393,14 @@ class _Action:
                 return
             self._cross(step.building, step.space, extra_coins=0)
             buildings = (step.building,)  # "up to two spaces of the building shown": the same building
+
+
+def defence(state: GameState, seat: int, barracks: str | None) -> int:
+    """Shields of the city attacked from ``barracks`` (West faces the left neighbour), in its
+    facing Barracks, as the rules see them (before this turn, unless resolving in seat order)."""
+    left, right = state.neighbours(seat)
+    defender, facing = (left, "barracks_east") if barracks == "barracks_west" else (right, "barracks_west")
+    return _shields(state, defender, facing)
 
 
 def _count(state: GameState, seat: int, group: tuple[str, ...]) -> int:

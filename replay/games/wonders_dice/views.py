@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from replay.events import Event
 
-from .engine import _shields, construction_coins, die_cost, forum_cost
+from .engine import construction_coins, defence, die_cost, forum_cost
 from .projector import RulesetLibrary, apply, start_state
 from .rules_data import default_ruleset
 from .scoring import final_scores, player_categories
@@ -124,10 +124,8 @@ def _action_row(state, e: Event, n: int) -> dict[str, Any]:
             row["die_cost"] = die_cost(state, player, main["die"], False)
         attack = next((x.vp for x in space.effects if x.type == "attack"), None)
         if attack is not None:
-            left, right = state.neighbours(player.seat)
-            defender, facing = (left, "barracks_east") if main["building"] == "barracks_west" else (right, "barracks_west")
             row["attack_printed"] = attack
-            row["defender_shields"] = _shields(state, defender, facing)
+            row["defender_shields"] = defence(state, player.seat, main["building"])
     before_vp, before_coins, crossed_before = sum(player.vp.values()), player.coins, len(player.this_turn)
     apply(state, e)
     player = state.players[p["player"]]
