@@ -38,6 +38,8 @@ class InputProblem:
     field: str
     message: str
     source: str | None = None
+    code: str = ""
+    """A stable name for the kind of problem (pydantic's error type, or our own), for programs and tests."""
 
     def __str__(self) -> str:
         where = f"{self.source}:" if self.source else ""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -48,8 +48,9 @@ def _problems_of(exc: ValidationError, line: int, prefix: str = "") -> list[Inpu
         detail = err["msg"]
         if err["type"] not in ("missing", "extra_forbidden") and not isinstance(found, (dict, list)):
             detail += f" (found {json.dumps(found)})"
-        out.append(InputProblem(line, field_name, detail))
-    return out
+        out.append(InputProblem(line, field_name, detail, code=err["type"]))
+    # pydantic promises no order among the errors of one record: give ours by field
+    return sorted(out, key=lambda p: (p.field, p.code))
 
 
 def parse_line(text: str, line: int, plugins: PluginRegistry) -> tuple[Event | None, list[InputProblem]]:
@@ -163,7 +164,7 @@ class _Importer:
                         self._spill()
 
     def _report(self, problems: list[InputProblem]) -> None:
-        self.problems.extend(InputProblem(p.line, p.field, p.message, self.source) for p in problems)
+        self.problems.extend(replace(p, source=self.source) for p in problems)
         self.batch.clear()  # nothing will be written: stop holding events
 
     def _fits_stream(self, e: Event, line: int) -> bool:
@@ -249,7 +250,7 @@ def read_events(lines: Iterable[str], plugins: PluginRegistry, source: str | Non
         if text.strip():
             event, problems = parse_line(text, number, plugins)
             if problems:
-                raise InvalidInput([InputProblem(p.line, p.field, p.message, source) for p in problems])
+                raise InvalidInput([replace(p, source=source) for p in problems])
             assert event is not None
             yield event
 

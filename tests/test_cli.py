@@ -84,7 +84,7 @@ def test_import_from_stdin_and_errors_exit_non_zero(runner, tmp_path):
     bad.write_text('{"game_id": "g9"}\n')
     result = runner.invoke(cli, ["import", str(bad)])
     assert result.exit_code == 1
-    assert "bad.jsonl:line 1: seq: Field required" in result.output and "nothing was written" in result.output
+    assert "bad.jsonl:line 1: seq: " in result.output and "nothing was written" in result.output
     missing = runner.invoke(cli, ["events", "nope"])
     assert missing.exit_code == 1 and "no game 'nope'" in missing.output
 

@@ -49,7 +49,7 @@ def test_rules_list_show_validate_diff(runner, tmp_path):
     bad.write_text(json.dumps(full))
     result = runner.invoke(cli, ["rules", "validate", str(bad), "--game", "7wonders-dice"])
     assert result.exit_code == 1
-    assert "buildings[3](agora).spaces[4](r1c1).cost: Input should be less than or equal to 6" in result.output
+    assert "buildings[3](agora).spaces[4](r1c1).cost: " in result.output
     full["buildings"][3]["spaces"][4]["cost"] = 3
     fixed = tmp_path / "fixed.json"
     fixed.write_text(json.dumps(full))
