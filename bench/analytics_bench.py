@@ -26,7 +26,7 @@ from replay.analytics.sql import connect, load_queries, run_named
 from replay.archive import Archive
 from replay.archive.compact import compact
 from replay.cli.games_cmds import simulate_games
-from replay.plugin import registry
+from replay.registry import registry
 
 TABLES = ("events", "games", "players", "turn_states", "actions", "dice", "dice_faces")
 

@@ -35,7 +35,7 @@ from replay.archive.compact import compact
 from replay.archive.store import read_parquet
 from replay.events import Event
 from replay.games.pig.rules import standard_ruleset
-from replay.plugin import registry
+from replay.registry import registry
 from replay.chain import chain
 from replay.schema import encode
 

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Iterable
 
 from .events import Event
-from .rulesets import canonical_json
+from .canonical import canonical_json
 
 GENESIS = 0
 

@@ -7,7 +7,11 @@ CLI can print its message and exit non-zero without a traceback, while a bug
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .problems import Problem
 
 
 class ReplayError(Exception):
@@ -30,34 +34,51 @@ class UpcastError(ReplayError):
     """An event is stored at a version no chain of upcasters reaches the current one from."""
 
 
-@dataclass(frozen=True)
-class InputProblem:
-    """One thing wrong with one record of input, located well enough to fix it by hand."""
+class ProblemError(ReplayError):
+    """One or more :class:`replay.problems.Problem` stopped the work; ``problems`` lists them."""
 
-    line: int | None
-    field: str
-    message: str
-    source: str | None = None
-    code: str = ""
-    """A stable name for the kind of problem (pydantic's error type, or our own), for programs and tests."""
+    headline: str | None = None
+    """How a list of problems is introduced ({n}: how many, {noun}: problem or problems).
+    Without one, a single problem is the whole message."""
+    shown = 50
 
-    def __str__(self) -> str:
-        where = f"{self.source}:" if self.source else ""
-        where += f"line {self.line}" if self.line is not None else "input"
-        field = f" {self.field}:" if self.field else ""
-        return f"{where}:{field} {self.message}"
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = list(problems)
+        n = len(self.problems)
+        lines = [str(p) for p in self.problems[: self.shown]]
+        if n > self.shown:
+            lines.append(f"... and {n - self.shown} more problems")
+        if self.headline is None and n == 1:
+            message = lines[0]
+        else:
+            head = (self.headline or "{n} {noun}").format(n=n, noun="problem" if n == 1 else "problems")
+            message = head + ":\n  " + "\n  ".join(lines)
+        super().__init__(message)
 
 
-class InvalidInput(ReplayError):
+class InvalidInput(ProblemError):
     """Input was rejected as a whole; ``problems`` lists every problem found."""
 
-    def __init__(self, problems: list[InputProblem], *, shown: int = 50) -> None:
-        self.problems = problems
-        lines = [str(p) for p in problems[:shown]]
-        if len(problems) > shown:
-            lines.append(f"... and {len(problems) - shown} more problems")
-        noun = "problem" if len(problems) == 1 else "problems"
-        super().__init__(f"{len(problems)} {noun}; nothing was written:\n  " + "\n  ".join(lines))
+    headline = "{n} {noun}; nothing was written"
+
+
+class NotationError(ProblemError):
+    """Text in a game's notation could not be read."""
+
+    headline = "{n} notation {noun}"
+
+
+class RuleViolation(ProblemError):
+    """An event the rules of its game do not allow; ``problem`` says where and why."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__([problem])
+
+    @property
+    def problem(self) -> Problem:
+        return self.problems[0]
+
+    violation = problem
 
 
 class ArchiveError(ReplayError):
@@ -92,30 +113,9 @@ class GameNotFound(ArchiveError):
     """No stream in the archive has this game id."""
 
 
-@dataclass(frozen=True)
-class Violation:
-    """Where and why an event breaks a rule of its game."""
-
-    seq: int
-    turn: int | None
-    player: str | None
-    rule_id: str
-    rule: str
-    expected: str
-    found: str
-
-    def __str__(self) -> str:
-        where = f"event {self.seq}"
-        if self.turn is not None:
-            where += f", turn {self.turn}"
-        if self.player is not None:
-            where += f", {self.player}"
-        return f"{where}: [{self.rule_id}] {self.rule} Expected {self.expected}; found {self.found}."
+class NotOffered(ReplayError):
+    """A game does not offer what was asked of it (a notation, bots, derived tables)."""
 
 
-class RuleViolation(ReplayError):
-    """An event the rules of its game do not allow; ``violation`` says where and why."""
-
-    def __init__(self, violation: Violation) -> None:
-        self.violation = violation
-        super().__init__(str(violation))
+class PackError(ReplayError):
+    """A rules pack is invalid, or the pack a game pins cannot be found."""

@@ -17,6 +17,8 @@ record back into a model when typed access is worth its cost.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NamedTuple, Self
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -120,3 +122,29 @@ class Event(NamedTuple):
 
 ENVELOPE_FIELDS: tuple[str, ...] = ("game_id", "seq", "kind", "type", "version", "hash")
 """Columns every event has; no event type may be named after one of them."""
+
+
+Payload = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Upcaster:
+    """Turns the stored payload of ``event_type`` at ``from_version`` into ``from_version + 1``.
+
+    Upcasters are small named functions over plain data, applied in a chain
+    (v1 -> v2 -> v3) when an old event is read, so stored events are never
+    rewritten in place.
+    """
+
+    event_type: str
+    from_version: int
+    function: Callable[[Payload], Payload]
+
+
+def upcaster(event_type: str, from_version: int) -> Callable[[Callable[[Payload], Payload]], Upcaster]:
+    """Decorator form: ``@upcaster("die_rolled", 1) def die_rolled_v1_to_v2(p): ...``."""
+
+    def wrap(function: Callable[[Payload], Payload]) -> Upcaster:
+        return Upcaster(event_type, from_version, function)
+
+    return wrap

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .archive.store import NEW_STREAM, Archive, PreparedFile, StreamPosition
-from .errors import InputProblem, InvalidInput, ReplayError
+from .errors import InvalidInput, ReplayError
+from .problems import Location, Problem
 from .events import GAME_ID_PATTERN, Event
-from .plugin import PluginRegistry
+from .packs import RulesPack
+from .registry import GameRegistry
 
 BATCH_EVENTS = 250_000
 """Events encoded per spilled file while importing: bounds memory on big inputs."""
@@ -39,7 +41,11 @@ class _Envelope(BaseModel):
     payload: dict[str, Any]
 
 
-def _problems_of(exc: ValidationError, line: int, prefix: str = "") -> list[InputProblem]:
+def _input(line: int | None, field: str, message: str, rule: str) -> Problem:
+    return Problem(f"jsonl.{rule}", message, where=Location(line=line, field=field or None))
+
+
+def _problems_of(exc: ValidationError, line: int, prefix: str = "") -> list[Problem]:
     out = []
     for err in exc.errors(include_url=False):
         loc = ".".join(str(p) for p in err["loc"])
@@ -48,49 +54,49 @@ def _problems_of(exc: ValidationError, line: int, prefix: str = "") -> list[Inpu
         detail = err["msg"]
         if err["type"] not in ("missing", "extra_forbidden") and not isinstance(found, (dict, list)):
             detail += f" (found {json.dumps(found)})"
-        out.append(InputProblem(line, field_name, detail, code=err["type"]))
+        out.append(_input(line, field_name, detail, err["type"]))
     # pydantic promises no order among the errors of one record: give ours by field
-    return sorted(out, key=lambda p: (p.field, p.code))
+    return sorted(out, key=lambda p: (p.field or "", p.rule_id))
 
 
-def parse_line(text: str, line: int, plugins: PluginRegistry) -> tuple[Event | None, list[InputProblem]]:
+def parse_line(text: str, line: int, games: GameRegistry) -> tuple[Event | None, list[Problem]]:
     """One JSON Lines record as a validated, current-version event, or the problems with it."""
-    event, problems, _ = _parse(text, line, plugins)
+    event, problems, _ = _parse(text, line, games)
     return event, problems
 
 
 def _parse(
-    text: str, line: int, plugins: PluginRegistry
-) -> tuple[Event | None, list[InputProblem], tuple[str, str, int] | None]:
+    text: str, line: int, games: GameRegistry
+) -> tuple[Event | None, list[Problem], tuple[str, str, int] | None]:
     """Like parse_line, plus (game, kind, seq) whenever the envelope was readable."""
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
-        return None, [InputProblem(line, "", f"malformed JSON: {exc.msg} (column {exc.colno})")], None
+        return None, [_input(line, "", f"malformed JSON: {exc.msg} (column {exc.colno})", "json")], None
     if not isinstance(raw, dict):
-        return None, [InputProblem(line, "", "a line must be one JSON object")], None
+        return None, [_input(line, "", "a line must be one JSON object", "json")], None
     try:
         env = _Envelope.model_validate(raw)
     except ValidationError as exc:
         return None, _problems_of(exc, line), _loose_position(raw)
     where = (env.game_id, env.kind, env.seq)
     try:
-        plugin = plugins.get(env.kind)
+        game = games.get(env.kind)
     except ReplayError as exc:
-        return None, [InputProblem(line, "kind", str(exc))], where
-    model = plugin.models.get(env.type)
+        return None, [_input(line, "kind", str(exc), "kind")], where
+    model = game.models.get(env.type)
     if model is None:
-        known = ", ".join(plugin.models)
-        return None, [InputProblem(line, "type", f"unknown {env.kind} event type {env.type!r} (known: {known})")], where
+        known = ", ".join(game.models)
+        return None, [_input(line, "type", f"unknown {env.kind} event type {env.type!r} (known: {known})", "type")], where
     payload = env.payload
     if env.version != model.version:
         try:
-            payload = plugin.upcast(env.type, env.version, payload)
+            payload = game.upcast(env.type, env.version, payload)
         except KeyError as exc:
             msg = f"Field required by version {env.version} of {env.type}"
-            return None, [InputProblem(line, f"payload.{exc.args[0]}", msg)], where
+            return None, [_input(line, f"payload.{exc.args[0]}", msg, "missing")], where
         except (ReplayError, TypeError, ValueError) as exc:
-            return None, [InputProblem(line, "version", f"cannot read version {env.version}: {exc}")], where
+            return None, [_input(line, "version", f"cannot read version {env.version}: {exc}", "version")], where
     try:
         validated = model.model_validate_json(json.dumps(payload), strict=True)
     except ValidationError as exc:
@@ -135,7 +141,9 @@ class _Importer:
     archive: Archive
     source: str | None
     progress: Callable[[int], None] | None
-    problems: list[InputProblem] = field(default_factory=list)
+    extra_packs: tuple[RulesPack, ...] = ()
+    problems: list[Problem] = field(default_factory=list)
+    packs: list[tuple[str, RulesPack]] = field(default_factory=list)
     games: dict[str, _GameCursor] = field(default_factory=dict)
     batch: list[Event] = field(default_factory=list)
     prepared: list[PreparedFile] = field(default_factory=list)
@@ -143,13 +151,13 @@ class _Importer:
     events: int = 0
 
     def feed(self, lines: Iterable[str]) -> None:
-        plugins = self.archive.plugins
+        registry = self.archive.registry
         for number, text in enumerate(lines, start=1):
             if self.progress:
                 self.progress(len(text))
             if not text.strip():
                 continue
-            event, problems, where = _parse(text, number, plugins)
+            event, problems, where = _parse(text, number, registry)
             if problems:
                 self._report(problems)
                 if where:  # keep following the game, so one bad line is one problem
@@ -163,8 +171,8 @@ class _Importer:
                     if len(self.batch) >= BATCH_EVENTS:
                         self._spill()
 
-    def _report(self, problems: list[InputProblem]) -> None:
-        self.problems.extend(replace(p, source=self.source) for p in problems)
+    def _report(self, problems: list[Problem]) -> None:
+        self.problems.extend(p.at(source=self.source) for p in problems)
         self.batch.clear()  # nothing will be written: stop holding events
 
     def _fits_stream(self, e: Event, line: int) -> bool:
@@ -172,22 +180,31 @@ class _Importer:
         cur = self.games.get(e.game_id)
         if cur is None:
             self.games[e.game_id] = _GameCursor(e.kind, e.seq, e.seq, line)
-            start = self.archive.plugins.get(e.kind).start_type.event_type
+            start = self.archive.registry.get(e.kind).start_type.event_type
             if (e.seq == 0) != (e.type == start):
-                self._report([InputProblem(line, "type", f"game {e.game_id} seq {e.seq}: a game starts with one {start} event at seq 0, found {e.type}")])
+                self._report([_input(line, "type", f"game {e.game_id} seq {e.seq}: a game starts with one {start} "
+                                     f"event at seq 0, found {e.type}", "start")])
                 return False
+            if e.seq == 0:
+                pack, missing = self.archive.pin_problem(e, self.extra_packs)
+                if pack is None:
+                    self._report([_input(line, "payload.ruleset", str(missing), "pack")])
+                    return False
+                self.packs.append((e.kind, pack))
             return True
         if e.kind != cur.kind:
-            self._report([InputProblem(line, "kind", f"game {e.game_id} is a {cur.kind} game (line {cur.line}), not {e.kind}")])
+            self._report([_input(line, "kind", f"game {e.game_id} is a {cur.kind} game (line {cur.line}), not {e.kind}",
+                                 "kind")])
             return False
         if e.seq != cur.last + 1:
             what = "repeated" if e.seq <= cur.last else "gap"
-            self._report([InputProblem(line, "seq", f"{what}: game {e.game_id} expected {cur.last + 1} after line {cur.line}, found {e.seq}")])
+            self._report([_input(line, "seq", f"{what}: game {e.game_id} expected {cur.last + 1} after line {cur.line}, "
+                                 f"found {e.seq}", "seq")])
             self._advance(e.game_id, e.kind, e.seq, line)
             return False
-        start = self.archive.plugins.get(e.kind).start_type.event_type
+        start = self.archive.registry.get(e.kind).start_type.event_type
         if e.type == start:
-            self._report([InputProblem(line, "type", f"game {e.game_id}: a second {start} event")])
+            self._report([_input(line, "type", f"game {e.game_id}: a second {start} event", "start")])
             return False
         cur.last, cur.line = e.seq, line
         return True
@@ -205,10 +222,10 @@ class _Importer:
         if self.problems:
             raise InvalidInput(self.problems)
         if not self.games:
-            raise InvalidInput([InputProblem(None, "", "no events in the input")])
+            raise InvalidInput([_input(None, "", "no events in the input", "empty").at(source=self.source)])
         self._spill()
         positions = {g: StreamPosition(c.kind, c.first - 1, c.last) for g, c in self.games.items()}
-        result = self.archive.commit_prepared(self.prepared, positions)
+        result = self.archive.commit_prepared(self.prepared, positions, self.packs)
         return ImportResult(self.events, len(self.games), result.generation, result.files)
 
     def discard(self) -> None:
@@ -222,9 +239,13 @@ def import_lines(
     lines: Iterable[str],
     source: str | None = None,
     progress: Callable[[int], None] | None = None,
+    packs: Iterable[RulesPack] = (),
 ) -> ImportResult:
-    """Import JSON Lines into the archive in one commit. Raises InvalidInput listing every problem."""
-    importer = _Importer(archive, source, progress)
+    """Import JSON Lines into the archive in one commit. Raises InvalidInput listing every problem.
+
+    The pack each new game pins must be shipped, in the archive already, or among ``packs``.
+    """
+    importer = _Importer(archive, source, progress, tuple(packs))
     try:
         importer.feed(lines)
         return importer.commit()
@@ -244,13 +265,13 @@ def export_events(events: Iterable[Event], out: IO[str]) -> int:
     return n
 
 
-def read_events(lines: Iterable[str], plugins: PluginRegistry, source: str | None = None) -> Iterator[Event]:
+def read_events(lines: Iterable[str], games: GameRegistry, source: str | None = None) -> Iterator[Event]:
     """Validated events from JSON Lines without an archive; raises InvalidInput on the first bad line."""
     for number, text in enumerate(lines, start=1):
         if text.strip():
-            event, problems = parse_line(text, number, plugins)
+            event, problems = parse_line(text, number, games)
             if problems:
-                raise InvalidInput([replace(p, source=source) for p in problems])
+                raise InvalidInput([p.at(source=source) for p in problems])
             assert event is not None
             yield event
 

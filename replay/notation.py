@@ -1,9 +1,10 @@
 """What every game's text notation shares: located problems, and header tags.
 
-A game's notation module reads text into events in two modes, like python-chess
-and sqlglot: **lenient** collects every problem (line, column, the offending text)
-and keeps going; **strict** raises at the first. Both return where each event came
-from, so an audit can point at the line a player typed.
+A game's notation reads text into events at an error level, like python-chess
+and sqlglot: ``collect`` (lenient) gathers every problem (line, column, the
+offending text) and keeps going; ``raise`` (strict) stops at the first. Both
+return where each event came from, so an audit can point at the line a player
+typed.
 """
 
 from __future__ import annotations
@@ -11,53 +12,42 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import ReplayError
+from .errors import NotationError
 from .events import Event
+from .problems import Level, Location, Problem, Problems
 
 TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-
-
-@dataclass(frozen=True)
-class NotationProblem:
-    line: int
-    column: int
-    text: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}, column {self.column}: {self.message} (at {self.text!r})"
-
-
-class NotationError(ReplayError):
-    def __init__(self, problems: list[NotationProblem], source: str = "") -> None:
-        self.problems = problems
-        prefix = f"{source}: " if source else ""
-        shown = "\n  ".join(prefix + str(p) for p in problems[:50])
-        more = f"\n  ... and {len(problems) - 50} more" if len(problems) > 50 else ""
-        super().__init__(f"{len(problems)} notation problem(s):\n  {shown}{more}")
+KIND_TAG = re.compile(r'^\s*\[\s*Kind\s+"([^"]+)"\s*\]', re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass
 class Parsed:
-    """Events read from text, the line each came from, and (lenient mode) the problems found."""
+    """Events read from text, the line each came from (by seq), and the problems found."""
 
     events: list[Event] = field(default_factory=list)
     lines: dict[int, int] = field(default_factory=dict)
-    problems: list[NotationProblem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
 
 class Collector:
-    """Problems of one reading: strict raises at the first, lenient keeps them all."""
+    """The problems of one reading, at one level: ``raise`` stops at the first (NotationError)."""
 
-    def __init__(self, strict: bool, source: str = "") -> None:
-        self.strict, self.source = strict, source
-        self.problems: list[NotationProblem] = []
+    def __init__(self, level: Level = "collect", source: str = "") -> None:
+        self.source = source or None
+        self._problems = Problems(level, NotationError)
 
     def add(self, line: int, column: int, text: str, message: str) -> None:
-        problem = NotationProblem(line, column, text, message)
-        self.problems.append(problem)
-        if self.strict:
-            raise NotationError([problem], self.source)
+        self._problems.add(Problem("notation.syntax", message, where=Location(self.source, line, column), text=text))
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self._problems.found
+
+
+def kind_of(text: str) -> str | None:
+    """The game kind a notation text names in its ``[Kind "..."]`` tag, if any."""
+    m = KIND_TAG.search(text)
+    return m.group(1).strip() if m else None
 
 
 def strip_comment(line: str) -> str:

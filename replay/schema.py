@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 
 from .errors import SchemaError
 from .events import Event
-from .plugin import GamePlugin
+from .contract import AnyGame
 
 ENVELOPE_SCHEMA = pa.schema(
     [
@@ -108,19 +108,19 @@ def model_struct(model: type[BaseModel], where: str | None = None) -> pa.StructT
 _KIND_SCHEMAS: dict[int, pa.Schema] = {}
 
 
-def kind_schema(plugin: GamePlugin) -> pa.Schema:
-    """The Arrow schema of an archive file holding events of ``plugin.kind`` (cached per plug-in)."""
-    cached = _KIND_SCHEMAS.get(id(plugin))
+def kind_schema(game: AnyGame) -> pa.Schema:
+    """The Arrow schema of an archive file holding events of ``game.kind`` (cached per game)."""
+    cached = _KIND_SCHEMAS.get(id(game))
     if cached is None:
-        cached = _KIND_SCHEMAS[id(plugin)] = _build_kind_schema(plugin)
+        cached = _KIND_SCHEMAS[id(game)] = _build_kind_schema(game)
     return cached
 
 
-def _build_kind_schema(plugin: GamePlugin) -> pa.Schema:
+def _build_kind_schema(game: AnyGame) -> pa.Schema:
     columns = list(ENVELOPE_SCHEMA)
-    for model in plugin.event_types:
+    for model in game.event_types:
         columns.append(pa.field(model.event_type, model_struct(model), nullable=True))
-    return pa.schema(columns, metadata={"replay.kind": plugin.kind})
+    return pa.schema(columns, metadata={"replay.kind": game.kind})
 
 
 def schema_text(schema: pa.Schema) -> str:
@@ -158,16 +158,16 @@ def schema_fingerprint(schema: pa.Schema) -> str:
     return hashlib.sha256(schema_text(schema).encode()).hexdigest()[:16]
 
 
-def events_json_schema(plugin: GamePlugin) -> dict[str, Any]:
+def events_json_schema(game: AnyGame) -> dict[str, Any]:
     """JSON Schema of one JSON Lines record of this kind: a union discriminated by ``type``."""
     envelopes = []
-    for model in plugin.event_types:
+    for model in game.event_types:
         envelopes.append(
             create_model(
                 f"{model.__name__}Event",
                 game_id=(str, ...),
                 seq=(int, ...),
-                kind=(Literal[plugin.kind], ...),  # type: ignore[valid-type]
+                kind=(Literal[game.kind], ...),  # type: ignore[valid-type]
                 type=(Literal[model.event_type], ...),  # type: ignore[valid-type]
                 version=(Literal[model.version], ...),  # type: ignore[valid-type]
                 payload=(model, ...),
@@ -175,7 +175,7 @@ def events_json_schema(plugin: GamePlugin) -> dict[str, Any]:
         )
     union = typing.Annotated[Union[tuple(envelopes)], Field(discriminator="type")]
     schema = TypeAdapter(union).json_schema()
-    schema["title"] = f"{plugin.kind} event (one JSON Lines record)"
+    schema["title"] = f"{game.kind} event (one JSON Lines record)"
     return schema
 
 
@@ -186,9 +186,9 @@ def json_text(obj: Any) -> str:
 # ----------------------------------------------------------------------------- encode / decode
 
 
-def encode(events: list[Event], plugin: GamePlugin, hashes: list[int], schema: pa.Schema | None = None) -> pa.Table:
+def encode(events: list[Event], game: AnyGame, hashes: list[int], schema: pa.Schema | None = None) -> pa.Table:
     """Events of one kind, with their chain hashes, as a typed table (rows in the order given)."""
-    schema = schema or kind_schema(plugin)
+    schema = schema or kind_schema(game)
     n = len(events)
     columns: dict[str, list[Any]] = {
         "game_id": [e.game_id for e in events],
@@ -198,19 +198,19 @@ def encode(events: list[Event], plugin: GamePlugin, hashes: list[int], schema: p
         "version": [e.version for e in events],
         "hash": hashes,
     }
-    for name in plugin.models:
+    for name in game.models:
         columns[name] = [None] * n
     for i, e in enumerate(events):
         column = columns.get(e.type)
         if column is None or e.type in ENVELOPE_SCHEMA.names:
-            raise SchemaError(f"event {e.game_id}#{e.seq}: unknown {plugin.kind} event type {e.type!r}")
+            raise SchemaError(f"event {e.game_id}#{e.seq}: unknown {game.kind} event type {e.type!r}")
         column[i] = e.payload
     arrays = []
     for field in schema:
         try:
             arrays.append(pa.array(columns[field.name], type=field.type))
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as exc:
-            raise SchemaError(f"{plugin.kind} column {field.name!r} cannot hold these events: {exc}") from exc
+            raise SchemaError(f"{game.kind} column {field.name!r} cannot hold these events: {exc}") from exc
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
@@ -224,7 +224,7 @@ def _has_map(t: pa.DataType) -> bool:
     return False
 
 
-def decode(table: pa.Table, plugin: GamePlugin, upcast: bool = True) -> list[Event]:
+def decode(table: pa.Table, game: AnyGame, upcast: bool = True) -> list[Event]:
     """Events from a table, payloads upcast to the current versions (as stored if not ``upcast``).
 
     This is the replay hot path: whole columns are converted at once and rows are
@@ -236,17 +236,17 @@ def decode(table: pa.Table, plugin: GamePlugin, upcast: bool = True) -> list[Eve
     if table.num_rows == 0:
         return []
     with _gc_paused():
-        return _decode(table, plugin, upcast)
+        return _decode(table, game, upcast)
 
 
-def _decode(table: pa.Table, plugin: GamePlugin, upcast: bool) -> list[Event]:
+def _decode(table: pa.Table, game: AnyGame, upcast: bool) -> list[Event]:
     type_names = _strings(table.column("type"))
     versions = table.column("version").to_pylist()
     columns: dict[str, list[Any]] = {}
     with_maps: list[str] = []
     for name in set(type_names):
-        if name not in plugin.models or name not in table.column_names:
-            raise SchemaError(f"stored {plugin.kind} event type {name!r} is not known to this plug-in")
+        if name not in game.models or name not in table.column_names:
+            raise SchemaError(f"stored {game.kind} event type {name!r} is not known to this game")
         column = table.column(name)
         if _has_map(column.type):
             with_maps.append(name)  # converted below, on this type's rows only
@@ -259,12 +259,12 @@ def _decode(table: pa.Table, plugin: GamePlugin, upcast: bool) -> list[Event]:
         rows = [i for i, t in enumerate(type_names) if t == name]
         for i, value in zip(rows, table.column(name).take(rows).to_pylist(maps_as_pydicts="strict")):
             payloads[i] = value
-    current = plugin.current_versions
+    current = game.current_versions
     stale = set(zip(type_names, versions)) - set(current.items())
     if stale and upcast:
         for i, (t, v) in enumerate(zip(type_names, versions)):
             if v != current[t]:
-                payloads[i] = plugin.upcast(t, v, payloads[i])
+                payloads[i] = game.upcast(t, v, payloads[i])
                 versions[i] = current[t]
     make = tuple.__new__
     return [

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from replay.archive import Archive
-from replay.games.pig import PLUGIN as PIG
+from replay.games.pig import GAME as PIG
 
 TESTS = Path(__file__).parent
 sys.path.insert(0, str(TESTS))

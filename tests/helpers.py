@@ -13,3 +13,14 @@ def pig_game(game_id: str = "g1", seed: int = 1, players: int = 2):
 
 def data_files(root) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in (root / "data").rglob("*") if p.is_file())
+
+
+def bare_game(kind, event_types, start_type, **attrs):
+    """A game with only its description: for tests of the archive and the schema, which need no rules."""
+    from replay.contract import Game, Rules, Views
+    from replay.packs import RulesPack
+
+    attrs = {"kind": kind, "title": kind, "players": (1, 8), "event_types": event_types, "start_type": start_type,
+             "end_types": frozenset(), "pack_model": RulesPack, "default_pack": "none", "rules": Rules(),
+             "views": Views(), **attrs}
+    return type("BareGame", (Game,), attrs)()

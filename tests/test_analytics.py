@@ -12,25 +12,26 @@ from collections import defaultdict
 import pytest
 from click.testing import CliRunner
 
+from replay.analytics.named import QueryError
 from replay.analytics.project import project
-from replay.analytics.sql import QueryError, connect, load_queries, run_named, run_sql
+from replay.analytics.sql import all_queries, connect, find_query, run_named, run_sql
 from replay.archive import Archive
-from replay.cli.games_cmds import simulate_games
 from replay.cli.main import cli
-from replay.games.wonders_dice.projector import start_state, apply
+from replay.games.wonders_dice.projector import states
 from replay.games.wonders_dice.rules_data import default_ruleset
 from replay.games.wonders_dice.scoring import final_scores
-from replay.plugin import registry
+from replay.registry import registry
+from replay.services.simulation import simulate_games
 
 RULES = default_ruleset()
-PLUGIN = registry.get("7wonders-dice")
+GAME = registry.get("7wonders-dice")
 
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory):
     archive = Archive.init(tmp_path_factory.mktemp("analytics") / "archive")
-    simulate_games(PLUGIN, archive, 40, (2, 5), ("greedy", "random"), seed=77)
-    project(archive, PLUGIN)
+    simulate_games(GAME, archive, 40, (2, 5), ("greedy", "random"), seed=77)
+    project(archive, [GAME])
     return archive
 
 
@@ -45,12 +46,12 @@ def games(archive):
     out = []
     for g in archive.games():
         events = archive.read_game(g.game_id)
-        state = start_state(events[0])
         record = {"events": events, "turn_end": [], "actions": [], "forum_by_turn": {}, "forum_at_end": {}}
-        for e in events[1:]:
+        for e, state in states(events):
             if e.type == "action_taken":
-                record["actions"].append(_before_action(state, e))
-            apply(state, e)
+                record["actions"].append(record.pop("_before"))
+            if e.seq + 1 < len(events) and events[e.seq + 1].type == "action_taken":
+                record["_before"] = _before_action(state, events[e.seq + 1])
             if e.type == "dice_rolled":
                 record["forum_by_turn"][e.payload["turn"]] = dict(state.forum)
                 record.setdefault("rolls", []).append({d: state.roll[d] for d in state.forum})
@@ -89,16 +90,17 @@ def _before_action(state, e):
 
 
 def rows(con, name, **params):
-    return run_named(con, load_queries()[name], {k: str(v) for k, v in params.items()}).to_pylist()
+    return run_named(con, find_query(all_queries(registry), name), {k: str(v) for k, v in params.items()}).to_pylist()
 
 
 def close(a, b, places=3):
     return abs(a - b) <= 10 ** -places + 1e-9
 
 
-def test_there_are_at_least_twelve_named_queries_with_headers():
-    queries = load_queries()
-    assert len(queries) >= 12
+def test_there_are_named_queries_with_headers_for_every_kind():
+    queries = all_queries(registry)
+    assert len([q for q in queries.values() if q.kind == "7wonders-dice"]) >= 11
+    assert {"games_by_kind", "win_rate_by_seat", "pig.bust_rate_by_rolls"} <= set(queries)
     assert all(q.question and q.columns for q in queries.values())
 
 
@@ -294,20 +296,20 @@ def test_wonder_completion_by_city(con, games):
 
 def test_projection_is_incremental_and_queries_see_new_games(archive):
     before = run_sql(connect(archive), "SELECT count(*) AS n FROM games").to_pylist()[0]["n"]
-    again = project(archive, PLUGIN)
+    again = project(archive, [GAME])
     assert again.games == 0 and again.already == before
-    simulate_games(PLUGIN, archive, 5, (2, 3), ("random",), seed=78)
-    more = project(archive, PLUGIN)
+    simulate_games(GAME, archive, 5, (2, 3), ("random",), seed=78)
+    more = project(archive, [GAME])
     assert more.games == 5
     assert run_sql(connect(archive), "SELECT count(*) AS n FROM games").to_pylist()[0]["n"] == before + 5
 
 
 def test_bad_sql_and_unknown_names_are_explained(archive):
-    with pytest.raises(QueryError, match="views: events, games"):
+    with pytest.raises(QueryError, match="views: events, games, players, .*wonders_dice.actions"):
         run_sql(connect(archive), "SELECT nope FROM nowhere")
     runner = CliRunner()
     result = runner.invoke(cli, ["query", "-a", str(archive.root), "--name", "nope"])
-    assert result.exit_code == 1 and "win_rate_by_city" in result.output
+    assert result.exit_code == 1 and "wonders_dice.win_rate_by_city" in result.output
     result = runner.invoke(cli, ["query", "-a", str(archive.root), "--name", "pass_rate_by_turn", "--param", "bogus=1"])
     assert result.exit_code == 1 and "no parameter 'bogus'" in result.output
 
@@ -331,12 +333,13 @@ def test_parallel_projection_writes_the_same_rows(tmp_path):
     import shutil
 
     one = Archive.init(tmp_path / "one")
-    simulate_games(PLUGIN, one, 12, (2, 4), ("random",), seed=5)
+    simulate_games(GAME, one, 12, (2, 4), ("random",), seed=5)
     shutil.copytree(one.root, tmp_path / "two")
     two = Archive(tmp_path / "two")
-    project(one, PLUGIN, workers=1)
-    project(two, PLUGIN, workers=2)
-    for table in ("games", "players", "turn_states", "actions", "dice"):
+    project(one, [GAME], workers=1)
+    project(two, [GAME], workers=2)
+    for table in ("games", "players", "wonders_dice.players", "wonders_dice.turn_states", "wonders_dice.actions",
+                  "wonders_dice.dice"):
         sql = f"SELECT * FROM {table} ORDER BY ALL"
         assert run_sql(connect(one), sql).to_pylist() == run_sql(connect(two), sql).to_pylist(), table
 
@@ -344,10 +347,12 @@ def test_parallel_projection_writes_the_same_rows(tmp_path):
 def test_project_command_is_incremental(tmp_path):
     runner = CliRunner()
     root = str(tmp_path / "a")
-    assert runner.invoke(cli, ["simulate", root, "--init", "--games", "4", "--players", "2-3", "--seed", "3"]).exit_code == 0
+    assert runner.invoke(cli, ["simulate", "-a", root, "--game", "7wonders-dice", "--init", "--games", "4",
+                               "--players", "2-3", "--seed", "3"]).exit_code == 0
     first = runner.invoke(cli, ["project", "-a", root, "--workers", "1"])
     assert first.exit_code == 0 and "projected 4 new games (0 already projected)" in first.output
     second = runner.invoke(cli, ["project", "-a", root])
     assert "projected 0 new games (4 already projected): nothing new" in second.output
     listed = runner.invoke(cli, ["query", "--list"]).output
-    assert listed.count("\n    columns:") >= 12
+    assert listed.count("\n    columns:") >= 15
+    assert listed.index("== every kind ==") < listed.index("== 7wonders-dice ==") < listed.index("== pig ==")

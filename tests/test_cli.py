@@ -113,8 +113,9 @@ def test_schema_check_passes_on_the_checked_in_schemas(runner):
 
 def test_demo_runs_end_to_end(runner, tmp_path):
     out = _ok(runner, "demo", "--games", "6", "--archive", str(tmp_path / "demo")).output
-    assert "replay verify: OK" in out and "identical to the simulated ones: True" in out
-    assert "winner" in out
+    assert "replay verify: OK" in out and "identical to the simulated events: True" in out
+    assert "winner" in out and "[claim.paid]" in out  # the disputed game's problem
+    assert "7wonders-dice" in out and "pig " in out  # SQL across both kinds
 
 
 def test_console_script_is_installed():

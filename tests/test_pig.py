@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from replay.errors import RuleViolation
 from replay.events import Event
 from replay.games.pig.events import DieRolled, GameEnded, Held
-from replay.games.pig.rules import fold, render, standard_ruleset
-from replay.rulesets import content_hash
+from replay.games.pig.rules import fold, standard_ruleset
+from replay.games.pig.views import render
+from replay.canonical import content_hash
 
 
 @settings(max_examples=40, deadline=None)

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from helpers import pig_game
+from helpers import bare_game, pig_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from replay.chain import chain
 from replay.errors import SchemaError
 from replay.events import Event, EventPayload, GameStartedBase
-from replay.plugin import GamePlugin, registry
+from replay.registry import registry
 from replay.schema import decode, encode, kind_schema, model_struct, schema_fingerprint, schema_text
 from replay.schema_files import schema_files
 
@@ -50,7 +50,7 @@ class Started(GameStartedBase):
     event_type = "started"
 
 
-KITCHEN = GamePlugin(kind="kitchen-sink", title="test", event_types=(Started, Everything), start_type=Started)
+KITCHEN = bare_game("kitchen-sink", (Started, Everything), Started)
 
 
 def test_every_supported_annotation_has_a_typed_column():
@@ -111,7 +111,7 @@ def test_schema_changes_change_the_fingerprint():
         dice: list[Die]
         extra: int
 
-    other = GamePlugin(kind="kitchen-sink", title="t", event_types=(Started, Wider), start_type=Started)
+    other = bare_game("kitchen-sink", (Started, Wider), Started)
     assert schema_fingerprint(kind_schema(other)) != schema_fingerprint(kind_schema(KITCHEN))
 
 

@@ -9,13 +9,12 @@ from replay.archive.compact import compact
 from replay.archive.verify import verify
 from replay.events import Event
 from replay.games.pig.events import DieRolledV1, GameEnded, GameStarted, Held
-from replay.plugin import GamePlugin, PluginRegistry
+from replay.games.pig import Pig
+from replay.registry import GameRegistry
 from replay.schema import kind_schema, schema_fingerprint
 
-OLD_PIG = GamePlugin(
-    kind="pig", title="Pig as it was", event_types=(GameStarted, DieRolledV1, Held, GameEnded),
-    start_type=GameStarted, end_types=frozenset({"game_ended"}),
-)
+OLD_PIG = type("OldPig", (Pig,), dict(title="Pig as it was", event_types=(GameStarted, DieRolledV1, Held, GameEnded),
+                                      upcasters=()))()
 
 
 def _as_v1(events: list[Event]) -> list[Event]:
@@ -27,10 +26,10 @@ def _as_v1(events: list[Event]) -> list[Event]:
 
 
 def test_old_files_are_read_through_the_upcaster(tmp_path, pig):
-    old_registry = PluginRegistry(load_entry_points=False)
+    old_registry = GameRegistry(load_entry_points=False)
     old_registry.register(OLD_PIG)
     events = pig_game("g1")
-    old = Archive.init(tmp_path / "a", plugins=old_registry)
+    old = Archive.init(tmp_path / "a", registry=old_registry)
     old.append("g1", _as_v1(events)[:20], NEW_STREAM)
     old.append("g1", _as_v1(events)[20:], 19)
     [first, _] = sorted(old.snapshot().files)

@@ -15,7 +15,7 @@ from replay.archive import manifest as mf
 from replay.archive.store import parquet_bytes, read_parquet
 from replay.archive.verify import verify
 from replay.cli.main import cli
-from replay.rulesets import canonical_json
+from replay.canonical import canonical_json
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_flipped_bytes(filled):
 def test_missing_file(filled):
     entry, path = _file(filled)
     path.unlink()
-    assert f"{entry.path}: missing: the manifest lists it but it is not on disk" in _problems(filled)
+    assert f"{entry.path}: [archive.missing] missing: the manifest lists it but it is not on disk" in _problems(filled)
 
 
 def test_hand_edited_manifest_fails_its_checksum(filled):
@@ -86,7 +86,7 @@ def test_resigned_manifest_edit_is_caught_against_the_files(filled):
     _forge(record, edit)
     problems = _problems(filled)
     assert any("holds 74 events, the manifest says 75" in p or "the manifest says" in p for p in problems)
-    assert any("game g2: the manifest says seqs 0.." in p for p in problems)
+    assert any("game g2: [archive.spans] the manifest says seqs 0.." in p for p in problems)
 
 
 def test_duplicated_seq_is_named_with_game_and_seq(filled):
@@ -104,7 +104,7 @@ def test_duplicated_seq_is_named_with_game_and_seq(filled):
         f.update(rows=f["rows"] + 1, bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
 
     _forge(record, edit)
-    assert f"{entry.path}, game g1, seq 5: duplicated seq (also in an earlier row or file)" in _problems(filled)
+    assert f"{entry.path}, game g1, event 5: [archive.duplicate] duplicated seq (also in an earlier row or file)" in _problems(filled)
 
 
 def test_seq_gap_is_named(filled):
@@ -122,7 +122,7 @@ def test_seq_gap_is_named(filled):
         f.update(rows=f["rows"] - 1, bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
 
     _forge(record, edit)
-    assert f"{entry.path}, game g0, seq 8: seq gap: 7 missing" in _problems(filled)
+    assert f"{entry.path}, game g0, event 8: [archive.gap] seq gap: 7 missing" in _problems(filled)
 
 
 def test_unlisted_file_is_a_problem_but_crash_leftovers_are_notes(filled):
@@ -133,8 +133,8 @@ def test_unlisted_file_is_a_problem_but_crash_leftovers_are_notes(filled):
     leftover.write_bytes(b"half written")
     report = verify(filled)
     assert [str(p) for p in report.problems] == [
-        "data/pig/0000000001-0009.parquet: on disk but not in the manifest (was the manifest edited?)"]
-    assert [n.file for n in report.notes] == [str(leftover.relative_to(filled.root))]
+        "data/pig/0000000001-0009.parquet: [archive.unlisted] on disk but not in the manifest (was the manifest edited?)"]
+    assert [n.where.file for n in report.notes] == [str(leftover.relative_to(filled.root))]
     filled.append("g9", pig_game("g9")[:2], NEW_STREAM)  # the next write replaces the leftover...
     assert leftover.read_bytes() != b"half written"  # ...with its own, committed file of that name
     assert str(leftover.relative_to(filled.root)) in filled.snapshot().files
@@ -150,7 +150,8 @@ def test_cli_verify_exit_status_and_json(filled):
     bad = runner.invoke(cli, ["verify", "-a", str(filled.root), "--format", "json"])
     assert bad.exit_code == 1
     report = json.loads(bad.stdout)
-    assert report["ok"] is False and report["problems"][0]["what"].startswith("missing")
+    assert report["ok"] is False and report["problems"][0]["message"].startswith("missing")
+    assert report["problems"][0]["rule_id"] == "archive.missing"
 
 
 def test_manifest_with_a_missing_commit_is_reported(filled):
@@ -179,7 +180,7 @@ def test_an_altered_event_is_named_by_the_hash_chain_even_when_the_manifest_is_f
 
     _forge(record, edit)
     problems = _problems(filled)
-    assert problems == [f"{entry.path}, game g2, seq 7: hash chain broken here: this event (or its stored hash) "
+    assert problems == [f"{entry.path}, game g2, event 7: [archive.chain] hash chain broken here: this event (or its stored hash) "
                         "was altered after it was written; the first altered event"]
 
 

@@ -23,9 +23,10 @@ def _ok(runner, *args):
 
 def test_simulate_is_byte_identical_for_a_seed(runner, tmp_path):
     for name in ("a", "b"):
-        _ok(runner, "simulate", name, "--init", "--games", "6", "--players", "2-7", "--bot", "greedy,random", "--seed", "9")
+        _ok(runner, "simulate", "-a", name, "--game", "7wonders-dice", "--init", "--games", "6", "--players", "2-7",
+            "--bot", "greedy,random", "--seed", "9")
     assert _ok(runner, "export", "-a", "a") == _ok(runner, "export", "-a", "b")
-    _ok(runner, "simulate", "c", "--init", "--games", "6", "--seed", "10")
+    _ok(runner, "simulate", "-a", "c", "--game", "7wonders-dice", "--init", "--games", "6", "--seed", "10")
     assert _ok(runner, "export", "-a", "c") != _ok(runner, "export", "-a", "a")
     games = json.loads(_ok(runner, "games", "-a", "a", "--format", "json"))
     assert len(games) == 6 and all(g["status"] == "finished" and 2 <= len(g["players"]) <= 7 for g in games)
@@ -33,10 +34,14 @@ def test_simulate_is_byte_identical_for_a_seed(runner, tmp_path):
 
 
 def test_simulate_refuses_unknown_bots_and_bad_ranges(runner):
-    result = runner.invoke(cli, ["simulate", "x", "--init", "--bot", "clever"])
-    assert result.exit_code == 2 and "unknown bot 'clever'; 7wonders-dice has: random, greedy" in result.output
-    result = runner.invoke(cli, ["simulate", "x", "--init", "--players", "5-2"])
+    result = runner.invoke(cli, ["simulate", "-a", "x", "--game", "7wonders-dice", "--init", "--bot", "clever"])
+    assert result.exit_code == 2 and "7 Wonders Dice has no bot 'clever'; its bots: random, greedy" in result.output
+    result = runner.invoke(cli, ["simulate", "-a", "x", "--game", "7wonders-dice", "--init", "--players", "5-2"])
     assert result.exit_code == 2 and "upwards" in result.output
+    result = runner.invoke(cli, ["simulate", "-a", "x", "--game", "7wonders-dice", "--init", "--players", "1-9"])
+    assert result.exit_code == 2 and "played by 2 to 7 players" in result.output
+    result = runner.invoke(cli, ["simulate", "-a", "x", "--init"])
+    assert result.exit_code == 2 and "which game? --game KIND (installed: 7wonders-dice, pig" in result.output
 
 
 def test_rules_list_show_validate_diff(runner, tmp_path):
@@ -64,6 +69,7 @@ def test_simulate_with_a_users_ruleset_pins_it(runner, tmp_path):
     full["start"]["coins"] = 9
     pack = tmp_path / "house.json"
     pack.write_text(json.dumps(full))
-    _ok(runner, "simulate", "h", "--init", "--games", "2", "--ruleset", str(pack), "--seed", "3")
+    _ok(runner, "simulate", "-a", "h", "--game", "7wonders-dice", "--init", "--games", "2", "--ruleset", str(pack),
+        "--seed", "3")
     first = json.loads(_ok(runner, "export", "-a", "h").splitlines()[0])
     assert first["payload"]["ruleset"]["version"] == "0.1.0-house"

@@ -14,9 +14,9 @@ from replay.games.wonders_dice import simulate_game
 from replay.games.wonders_dice.engine import StepKey, fail_for
 from replay.games.wonders_dice.explain import narrate
 from replay.games.wonders_dice.legal import legal_actions
-from replay.games.wonders_dice.projector import _LogChooser, act, apply, fold, start_state, states
+from replay.games.wonders_dice.projector import _LogChooser, act, fold, states
 from replay.jsonl import dump_line, read_events
-from replay.plugin import registry
+from replay.registry import registry
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "7wd"
 NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
@@ -73,14 +73,10 @@ def _positions(seed: int, players: int, samples: int):
     events = simulate_game("g", NAMES[:players], seed, ("random",))
     rng = random.Random(seed)
     picks = sorted(rng.sample([i for i, e in enumerate(events) if e.type == "action_taken"], samples))
-    state = None
     out = []
-    for i, e in enumerate(events):
-        if i in picks:
-            out.append((e.payload["player"], state.copy()))
-        state = start_state(e) if state is None else state
-        if i > 0:
-            apply(state, e)
+    for i, (_, state) in enumerate(states(events)):
+        if i + 1 in picks:  # the state just before a picked action
+            out.append((events[i + 1].payload["player"], state.copy()))
     return out
 
 

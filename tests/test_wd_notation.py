@@ -19,7 +19,7 @@ BROKEN = Path(__file__).parent.parent / "fixtures" / "7wd" / "broken"
 def test_round_trip_events_notation_events_notation(seed, players):
     events = simulate_game(f"g{seed}", NAMES[:players], seed, ("greedy", "random"))
     text = write(events)
-    parsed = read(text, strict=True)
+    parsed = read(text, "raise")
     assert parsed.events == events
     assert write(parsed.events) == text
     assert sorted(parsed.lines) == list(range(len(events)))
@@ -37,14 +37,14 @@ def test_forgiving_of_spacing_case_and_comments():
         else:
             messy.append(line.replace(", ", " ,  ") + "  ")
     messy.insert(3, "# a comment line")
-    parsed = read("\n".join(messy), strict=True)
+    parsed = read("\n".join(messy), "raise")
     assert parsed.events == events
 
 
 def test_header_tags_survive_in_the_start_event():
     events = simulate_game("g", NAMES[:2], 3, ("random",))
     text = write(events).replace('[Kind "7wonders-dice"]', '[Kind "7wonders-dice"]\n[Event "Club night"]\n[Date "2026-11-20"]')
-    parsed = read(text, strict=True)
+    parsed = read(text, "raise")
     assert parsed.events[0].payload["tags"] == {"Date": "2026-11-20", "Event": "Club night"}
     assert write(parsed.events) == text.replace('[Event "Club night"]\n[Date "2026-11-20"]', '[Date "2026-11-20"]\n[Event "Club night"]')
 
@@ -64,7 +64,7 @@ def test_lenient_collects_every_problem_with_line_and_column_and_strict_stops_at
     assert "unknown step 'biuld'" in parsed.problems[0].message
     assert "unknown player (the seats are: ana, ben)" in parsed.problems[1].message
     with pytest.raises(NotationError) as caught:
-        read(text, strict=True)
+        read(text, "raise")
     assert len(caught.value.problems) == 1 and caught.value.problems[0].line == 12
 
 
@@ -80,15 +80,17 @@ def test_header_problems_are_named(header, message):
 
 
 def test_a_result_line_may_give_totals_only():
-    from replay.games.wonders_dice.audit import audit
+    from replay.games.wonders_dice import GAME
+    from replay.services.audit import audit
+    from replay.services.logs import Log
 
     events = simulate_game("g", NAMES[:2], 8, ("greedy", "random"))
     text = write(events)
     head, result = text.rstrip("\n").rsplit("\n", 1)
     totals_only = "; ".join(part.split(" [")[0] for part in result.split("; "))
-    parsed = read(head + "\n" + totals_only + "\n", strict=True)
+    parsed = read(head + "\n" + totals_only + "\n", "raise")
     assert all(s["categories"] == {} for s in parsed.events[-1].payload["scores"])
-    assert audit(parsed.events, parsed.lines).ok
+    assert audit(Log(parsed.events, GAME, "g", parsed.lines)).ok
     wrong = totals_only.replace(f"coins {events[-1].payload['scores'][0]['coins']}", "coins 99", 1)
-    report = audit(read(head + "\n" + wrong + "\n").events)
-    assert [f.rule_id for f in report.findings] == ["claim.score"]
+    report = audit(Log(read(head + "\n" + wrong + "\n").events, GAME, "g"))
+    assert [f.rule_id for f in report.problems] == ["claim.score"]

@@ -43,7 +43,7 @@ def test_show_at_a_turn_has_the_forum_with_costs_and_every_board(game):
     only = _ok("show", str(path), "--at", "seq:10", "--player", "ben")
     assert "Ben (" in only and "Ana (" not in only
     data = json.loads(_ok("show", str(path), "--at", "seq:10", "--format", "json"))
-    assert data["turn"] >= 1 and len(data["players"]) == 3
+    assert data["state"]["turn"] >= 1 and len(data["state"]["players"]) == 3 and data["problems"] == []
     bad = CliRunner().invoke(cli, ["show", str(path), "--at", "turn:999"])
     assert bad.exit_code == 1 and "no turn 999" in bad.output
 

@@ -6,10 +6,11 @@ from typing import Any
 
 import pytest
 
+from replay.driver import Replay
 from replay.errors import RuleViolation
 from replay.events import Event
+from replay.games.wonders_dice import GAME
 from replay.games.wonders_dice.events import KIND
-from replay.games.wonders_dice.projector import apply, start_state
 from replay.games.wonders_dice.rules_data import default_ruleset
 
 RULES = default_ruleset()
@@ -50,13 +51,15 @@ class Table:
             "ruleset": RULES.pin.model_dump(), "provenance": {"source": "typed", "detail": "test"},
             "seats": [{"seat": i, "name": names[i], "city": c} for i, c in enumerate(cities)],
             "options": {**RULES.options.model_dump(mode="json"), **(options or {})}, "tags": {},
-        }, apply_it=False)
-        self.state = start_state(self.start)
+        })
+        self.state = self.replay.state
 
-    def _emit(self, type_: str, payload: dict[str, Any], apply_it: bool = True) -> Event:
+    def _emit(self, type_: str, payload: dict[str, Any]) -> Event:
+        """Apply an event through the replay driver, strictly: any problem raises RuleViolation."""
         event = Event(self.game_id, len(self.events), KIND, type_, 2 if type_ == "game_started" else 1, payload)
-        if apply_it:
-            apply(self.state, event)
+        if type_ == "game_started":
+            self.replay = Replay(GAME, level="raise")
+        self.replay.push(event)
         self.events.append(event)
         return event
 

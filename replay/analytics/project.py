@@ -1,22 +1,35 @@
 """``replay project``: the derived tables, materialised to Parquet beside the events.
 
-Per game kind whose plug-in can ``derive`` rows, every *finished* game not yet
-projected is replayed by the projector and its rows written in parts under
-``<archive>/derived/<kind>/<table>/``. ``derived/<kind>/manifest.json`` names the
-games projected and the parts that hold them; it is replaced atomically after the
-parts are written, so a crash leaves the previous projection intact (and at most
-some unlisted part files, which nothing reads and the next run removes).
-Unfinished games are projected once they end.
+Every game is replayed once, leniently, through the one replay driver, with two
+observers: the core's (``games`` and ``players``, for every kind) and the
+game's own (its tables, under its SQL schema). Per game kind, under
+``<archive>/derived/<kind>/``:
+
+* ``<table>/part-*.parquet``: rows of finished games, written in parts and never
+  rewritten (a second run projects only games that finished since);
+* ``<table>/live-*.parquet``: the core rows of games still in progress, replaced
+  by every run (game tables hold finished games only);
+* ``manifest.json``: the games projected, the parts that hold them, the live
+  parts, and the games that could not be projected, each with the reason.
+
+The manifest is replaced atomically after the parts are written, so a crash
+leaves the previous projection intact (and at most some unlisted part files,
+which nothing reads and the next run removes). A game that cannot be projected
+(its pack is missing, its start event is unplayable, a derived row does not fit)
+is skipped and named; the others are projected. A disputed game is projected:
+its problems are counted in ``games.problems``. When the tables' layout changes,
+the next run rebuilds them from the events (derived data loses nothing).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,109 +40,258 @@ import pyarrow.parquet as pq
 from ..archive import Archive
 from ..archive.fsutil import atomic_write, write_new_file
 from ..archive.lock import ArchiveLock
+from ..archive.manifest import StreamInfo
+from ..archive.packs import PackStore
 from ..archive.store import parquet_bytes
-from ..plugin import GamePlugin
-from ..schema import DICTIONARY_COLUMNS, decode
+from ..contract import AnyGame
+from ..driver import Replay
+from ..errors import ReplayError
+from ..events import Event
+from ..packs import PackLibrary
+from ..registry import registry as default_registry
+from ..schema import DICTIONARY_COLUMNS, decode, schema_text
+from .core import CORE_TABLES, CoreRows
 
+FORMAT = 2
 BATCH_GAMES = 20_000
+"""Finished games per part file."""
+CHUNK_GAMES = 200
+"""Games per unit of work handed to a worker process."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class ProjectResult:
-    kind: str
-    games: int
-    already: int
-    rows: dict[str, int]
+    games: int = 0
+    """Finished games projected by this run."""
+    already: int = 0
+    """Finished games projected by earlier runs."""
+    live: int = 0
+    """Games in progress, projected (core tables only) afresh."""
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Games that could not be projected, and why."""
+    rows: dict[str, int] = field(default_factory=dict)
+    """Rows written by this run, by table (``schema.table`` for a game's own)."""
+    rebuilt: list[str] = field(default_factory=list)
+    """Kinds whose tables were rebuilt because their layout changed."""
+
+    def add(self, other: ProjectResult) -> None:
+        self.games += other.games
+        self.already += other.already
+        self.live += other.live
+        self.skipped.update(other.skipped)
+        self.rebuilt += other.rebuilt
+        for t, n in other.rows.items():
+            self.rows[t] = self.rows.get(t, 0) + n
+
+
+def tables_of(game: AnyGame) -> dict[str, pa.Schema]:
+    """The derived tables of a kind: the core's two, then the game's own as ``schema.table``
+    (also the names of their folders under ``derived/<kind>/``)."""
+    if game.analytics is None:
+        return dict(CORE_TABLES)
+    schema = game.analytics.schema
+    return {**CORE_TABLES, **{f"{schema}.{t}": s for t, s in game.analytics.tables.items()}}
+
+
+def layout(game: AnyGame) -> str:
+    """A fingerprint of the tables' columns: a projection of another layout is rebuilt."""
+    text = "".join(f"{name}\n{schema_text(schema)}" for name, schema in tables_of(game).items())
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def derived_dir(archive: Archive, kind: str) -> Path:
     return archive.root / "derived" / kind
 
 
-def load_manifest(archive: Archive, kind: str) -> dict[str, Any]:
-    path = derived_dir(archive, kind) / "manifest.json"
-    if not path.exists():
-        return {"format": 1, "games": [], "parts": {}}
-    return json.loads(path.read_text())
+def _fresh(game: AnyGame) -> dict[str, Any]:
+    return {"format": FORMAT, "layout": layout(game), "games": [], "parts": {}, "live": {"games": [], "parts": {}},
+            "skipped": {}}
 
 
-def project(archive: Archive, plugin: GamePlugin, progress: Callable[[int], None] | None = None,
-            total: Callable[[int], None] | None = None, workers: int = 1) -> ProjectResult:
-    """Project every finished game not yet projected; ``workers`` processes replay games in parallel."""
-    if plugin.derive is None or plugin.derived_schemas is None:
-        raise ValueError(f"the {plugin.kind} plug-in has no derived tables")
-    root = derived_dir(archive, plugin.kind)
+def load_manifest(archive: Archive, game: AnyGame) -> dict[str, Any]:
+    """The kind's derived manifest; a fresh one if there is none, or if it is of another layout."""
+    path = derived_dir(archive, game.kind) / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text())
+    except FileNotFoundError:
+        return _fresh(game)
+    except (OSError, ValueError):
+        return _fresh(game) | {"stale": True}
+    if manifest.get("format") != FORMAT or manifest.get("layout") != layout(game):
+        return _fresh(game) | {"stale": True}
+    return dict(manifest)
+
+
+def project(archive: Archive, games: Sequence[AnyGame] | None = None,
+            progress: Callable[[int], None] | None = None, total: Callable[[int], None] | None = None,
+            workers: int = 1) -> ProjectResult:
+    """Project every kind (or ``games``): finished games not yet projected, and games in progress."""
+    result = ProjectResult()
+    kinds = {s.kind for s in archive.snapshot().streams.values()}
+    chosen = list(games) if games is not None else [g for g in archive.registry.games() if g.kind in kinds]
+    plans = []
+    for game in chosen:
+        plans.append(game)
+    if total:
+        streams = archive.snapshot().streams
+        total(sum(1 for s in streams.values() if s.kind in {g.kind for g in plans}))
+    for game in plans:
+        result.add(_project_kind(archive, game, progress, workers))
+    return result
+
+
+def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], None] | None,
+                  workers: int) -> ProjectResult:
+    root = derived_dir(archive, game.kind)
     root.mkdir(parents=True, exist_ok=True)
+    tables = tables_of(game)
+    result = ProjectResult(rows=dict.fromkeys(tables, 0))
     with ArchiveLock(root / ".lock", exclusive=True, timeout=archive.lock_timeout):
-        manifest = load_manifest(archive, plugin.kind)
+        manifest = load_manifest(archive, game)
+        if manifest.pop("stale", False):
+            result.rebuilt.append(game.kind)
+            atomic_write(root / "manifest.json", json.dumps(manifest).encode())
         _remove_unlisted(root, manifest)
         done = set(manifest["games"])
-        state = archive.snapshot()
-        todo = {g: s for g, s in state.streams.items() if s.kind == plugin.kind and s.ended and g not in done}
-        if total:
-            total(len(todo))
-        rows: dict[str, list[pa.Table]] = {t: [] for t in plugin.derived_schemas}
-        written = dict.fromkeys(plugin.derived_schemas, 0)
+        streams = {g: s for g, s in archive.snapshot().streams.items() if s.kind == game.kind}
+        todo = {g: s for g, s in streams.items() if g not in done}
+        result.already = len(done)
+        if progress:
+            progress(len(streams) - len(todo))
+        finished: dict[str, list[pa.Table]] = {t: [] for t in tables}
+        live: dict[str, list[pa.Table]] = {t: [] for t in CORE_TABLES}
         batch: list[str] = []
+        skipped: dict[str, str] = {}
+        live_games: list[str] = []
         pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
         try:
-            for game_ids, derived in _derived(archive, plugin, todo, pool):
-                for name, table in derived.items():
-                    rows[name].append(table)
-                batch.extend(game_ids)
+            for chunk in _derived(archive, game, todo, pool):
+                skipped.update(chunk.skipped)
+                for name, table in chunk.finished.items():
+                    finished[name].append(table)
+                for name, table in chunk.live.items():
+                    live[name].append(table)
+                batch.extend(chunk.finished_ids)
+                live_games.extend(chunk.live_ids)
                 if progress:
-                    progress(len(game_ids))
+                    progress(len(chunk.finished_ids) + len(chunk.live_ids) + len(chunk.skipped))
                 if len(batch) >= BATCH_GAMES:
-                    _flush(root, plugin, manifest, rows, batch, written)
+                    _flush(root, game, tables, manifest, finished, batch, result)
         finally:
             if pool is not None:
                 pool.close()
                 pool.join()
-        _flush(root, plugin, manifest, rows, batch, written)
-    return ProjectResult(plugin.kind, len(todo), len(done), written)
+        _flush(root, game, tables, manifest, finished, batch, result)
+        _replace_live(root, game, manifest, live, live_games, skipped, result)
+    result.games = len(manifest["games"]) - result.already
+    result.live = len(live_games)
+    result.skipped = skipped
+    return result
 
 
-CHUNK_GAMES = 200
+# ----------------------------------------------------------------------------- deriving rows
 
 
-def _derive_chunk(args: tuple[str, list[list[Any]]]) -> tuple[list[str], dict[str, pa.Table]]:
+class _Skip(ReplayError):
+    """A game that cannot be projected; the message says why."""
+
+
+def derive_game(game: AnyGame, events: list[Event], library: PackLibrary, ended: bool) -> dict[str, list[dict[str, Any]]]:
+    """One game's rows of every derived table (its own tables only once it has ended)."""
+    replay: Replay[Any] = Replay(game, library)
+    core = CoreRows(replay, ended)
+    replay.observe(core)
+    own = game.analytics.observer(events[0]) if game.analytics is not None and ended else None
+    if own is not None:
+        replay.observe(own)
+    replay.run(events)
+    if replay.unplayable is not None:
+        raise _Skip(f"its start cannot be played: {replay.unplayable}")
+    replay.finish()
+    rows = dict(core.out)
+    if own is not None and game.analytics is not None:
+        rows.update({f"{game.analytics.schema}.{t}": r for t, r in own.rows().items()})
+    return rows
+
+
+@dataclass
+class _Chunk:
+    finished_ids: list[str] = field(default_factory=list)
+    live_ids: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+    finished: dict[str, pa.Table] = field(default_factory=dict)
+    live: dict[str, pa.Table] = field(default_factory=dict)
+
+
+def _derive_chunk(args: tuple[str, str, list[tuple[list[Event], bool]]]) -> _Chunk:
     """Rows of a chunk of games, as Arrow tables (compact to hold, cheap to send between processes)."""
-    from ..plugin import registry
+    kind, root, games = args
+    game = default_registry.get(kind)
+    library = game.library(PackStore(Path(root), default_registry))
+    tables = tables_of(game)
+    chunk = _Chunk()
+    per_game: dict[str, tuple[bool, dict[str, list[dict[str, Any]]]]] = {}
+    for events, ended in games:
+        game_id = events[0].game_id
+        try:
+            per_game[game_id] = (ended, derive_game(game, events, library, ended))
+        except ReplayError as exc:
+            chunk.skipped[game_id] = str(exc).splitlines()[0]
+        except Exception as exc:  # a bug in a game's derived rows: name the game, project the others
+            chunk.skipped[game_id] = f"{type(exc).__name__}: {exc}"
+    for ended in (True, False):
+        names = tables if ended else CORE_TABLES
+        ids = [g for g, (e, _) in per_game.items() if e == ended]
+        built = _tables({g: per_game[g][1] for g in ids}, names, chunk.skipped)
+        (chunk.finished if ended else chunk.live).update(built)
+        (chunk.finished_ids if ended else chunk.live_ids).extend(g for g in ids if g not in chunk.skipped)
+    return chunk
 
-    kind, games = args
-    plugin = registry.get(kind)
-    out: dict[str, list[dict[str, Any]]] = {name: [] for name in plugin.derived_schemas}
-    for events in games:
-        for name, new in plugin.derive(events).items():
-            out[name].extend(new)
-    tables = {name: pa.Table.from_pylist(rows, schema=plugin.derived_schemas[name]) for name, rows in out.items()}
-    return [g[0].game_id for g in games], tables
+
+def _tables(rows: dict[str, dict[str, list[dict[str, Any]]]], schemas: dict[str, pa.Schema],
+            skipped: dict[str, str]) -> dict[str, pa.Table]:
+    """Arrow tables of many games' rows; a game whose rows do not fit the schema is skipped and named."""
+    try:
+        return {t: pa.Table.from_pylist([r for g in rows.values() for r in g.get(t, [])], schema=s)
+                for t, s in schemas.items()}
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        good = {}
+        for game_id, game_rows in rows.items():
+            try:
+                for t, s in schemas.items():
+                    pa.Table.from_pylist(game_rows.get(t, []), schema=s)
+                good[game_id] = game_rows
+            except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
+                skipped[game_id] = f"a derived row does not fit its table: {exc}"
+        return _tables(good, schemas, skipped)
 
 
-def _derived(archive: Archive, plugin: GamePlugin, todo: dict[str, Any], pool) -> Iterator[tuple[list[str], dict]]:
-    """(game ids, their derived rows) in chunks; every file is read once, a row group at a time,
-    and games complete as their events gather. At most a few chunks are in flight, so memory
-    stays bounded whatever the archive's size."""
-    buffers: dict[str, list] = {}
-    ready: list[list[Any]] = []
+def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool: Any) -> Iterator[_Chunk]:
+    """Chunks of derived rows. Every file is read once, a row group at a time, and games
+    complete as their events gather; at most a few chunks are in flight, so memory stays
+    bounded whatever the archive's size."""
+    buffers: dict[str, list[Event]] = {}
     wanted = pa.array(sorted(todo))
+    root = str(archive.root)
 
-    def chunks() -> Iterator[tuple[str, list[list[Any]]]]:
+    def chunks() -> Iterator[tuple[str, str, list[tuple[list[Event], bool]]]]:
+        ready: list[tuple[list[Event], bool]] = []
         for path in sorted({p for s in todo.values() for p in s.files}):
             pf = pq.ParquetFile(archive.path_of(path), read_dictionary=list(DICTIONARY_COLUMNS))
             for group in range(pf.metadata.num_row_groups):
                 table = pf.read_row_group(group)
                 table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
-                for e in decode(table, plugin):
+                for e in decode(table, game):
                     buf = buffers.setdefault(e.game_id, [])
                     buf.append(e)
-                    if len(buf) == todo[e.game_id].last_seq + 1:
-                        ready.append(sorted(buffers.pop(e.game_id), key=lambda x: x.seq))
+                    info = todo[e.game_id]
+                    if len(buf) == info.last_seq + 1:
+                        ready.append((sorted(buffers.pop(e.game_id), key=lambda x: x.seq), info.ended))
                         if len(ready) >= CHUNK_GAMES:
-                            yield plugin.kind, ready[:]
+                            yield game.kind, root, ready[:]
                             ready.clear()
         if ready:
-            yield plugin.kind, ready[:]
+            yield game.kind, root, ready
 
     if pool is None:
         yield from map(_derive_chunk, chunks())
@@ -140,40 +302,99 @@ def _derived(archive: Archive, plugin: GamePlugin, todo: dict[str, Any], pool) -
         pending.append(pool.apply_async(_derive_chunk, (chunk,)))
         if len(pending) >= window:
             yield pending.pop(0).get()
-    for result in pending:
-        yield result.get()
+    for waiting in pending:
+        yield waiting.get()
 
 
-def _flush(root: Path, plugin: GamePlugin, manifest: dict[str, Any], rows: dict[str, list[pa.Table]],
-           batch: list[str], written: dict[str, int]) -> None:
+# ----------------------------------------------------------------------------- writing parts
+
+
+def _write_part(root: Path, table_name: str, name: str, table: pa.Table) -> None:
+    folder = root / table_name
+    folder.mkdir(exist_ok=True)
+    write_new_file(folder / name, parquet_bytes(table))
+
+
+def _flush(root: Path, game: AnyGame, tables: dict[str, pa.Schema], manifest: dict[str, Any],
+           rows: dict[str, list[pa.Table]], batch: list[str], result: ProjectResult) -> None:
     if not batch:
         return
     name = f"part-{uuid.uuid4().hex[:12]}.parquet"
-    for table_name, schema in plugin.derived_schemas.items():
-        folder = root / table_name
-        folder.mkdir(exist_ok=True)
+    for table_name, schema in tables.items():
         table = pa.concat_tables(rows[table_name]) if rows[table_name] else schema.empty_table()
-        write_new_file(folder / name, parquet_bytes(table))
+        _write_part(root, table_name, name, table)
         manifest["parts"].setdefault(table_name, []).append(name)
-        written[table_name] += table.num_rows
+        result.rows[table_name] += table.num_rows
         rows[table_name].clear()
     manifest["games"].extend(batch)
     batch.clear()
     atomic_write(root / "manifest.json", json.dumps(manifest).encode())
 
 
+def _replace_live(root: Path, game: AnyGame, manifest: dict[str, Any], rows: dict[str, list[pa.Table]],
+                  live_games: list[str], skipped: dict[str, str], result: ProjectResult) -> None:
+    """The live parts (games in progress) are replaced whole; then the old ones are removed."""
+    old = manifest["live"]["parts"]
+    name = f"live-{uuid.uuid4().hex[:12]}.parquet"
+    parts: dict[str, list[str]] = {}
+    if live_games:
+        for table_name, schema in CORE_TABLES.items():
+            table = pa.concat_tables(rows[table_name]) if rows[table_name] else schema.empty_table()
+            _write_part(root, table_name, name, table)
+            parts[table_name] = [name]
+            result.rows[table_name] += table.num_rows
+    manifest["live"] = {"games": sorted(live_games), "parts": parts}
+    manifest["skipped"] = dict(sorted(skipped.items()))
+    atomic_write(root / "manifest.json", json.dumps(manifest).encode())
+    for table_name, names in old.items():
+        for n in names:
+            (root / table_name / n).unlink(missing_ok=True)
+
+
 def _remove_unlisted(root: Path, manifest: dict[str, Any]) -> None:
-    """Parts a crashed run wrote but never listed."""
+    """Parts a crashed run wrote but never listed, and tables of an older layout."""
     for table_name in os.listdir(root):
         folder = root / table_name
         if folder.is_dir():
-            listed = set(manifest["parts"].get(table_name, []))
+            listed = set(manifest["parts"].get(table_name, [])) | set(manifest["live"]["parts"].get(table_name, []))
             for f in folder.iterdir():
                 if f.name not in listed:
                     f.unlink()
 
 
-def part_paths(archive: Archive, kind: str) -> dict[str, list[Path]]:
-    root = derived_dir(archive, kind)
-    manifest = load_manifest(archive, kind)
-    return {t: [root / t / p for p in parts] for t, parts in manifest["parts"].items()}
+def part_paths(archive: Archive, game: AnyGame) -> dict[str, list[Path]]:
+    """Every committed part of each of the kind's tables (finished and live)."""
+    root = derived_dir(archive, game.kind)
+    manifest = load_manifest(archive, game)
+    if manifest.get("stale"):
+        return {}
+    out: dict[str, list[Path]] = {}
+    for group in (manifest["parts"], manifest["live"]["parts"]):
+        for t, parts in group.items():
+            out.setdefault(t, []).extend(root / t / p for p in parts)
+    return out
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How far a kind's derived tables are behind its games."""
+
+    kind: str
+    games: int
+    projected: int
+    live: int
+    skipped: dict[str, str]
+    stale: bool
+
+    @property
+    def behind(self) -> int:
+        return self.games - self.projected - self.live - len(self.skipped)
+
+
+def coverage(archive: Archive, game: AnyGame) -> Coverage:
+    streams = archive.snapshot().streams
+    games = sum(1 for s in streams.values() if s.kind == game.kind)
+    manifest = load_manifest(archive, game)
+    stale = bool(manifest.get("stale"))
+    live_now = {g for g in manifest["live"]["games"] if g in streams and not streams[g].ended}
+    return Coverage(game.kind, games, len(manifest["games"]), len(live_now), manifest["skipped"], stale)

@@ -1,24 +1,21 @@
-"""DuckDB over an archive: views, named queries, and their parameters.
+"""DuckDB over an archive: views across every game kind, each game's own schema, named queries.
 
-Views (for one game kind, ``7wonders-dice`` unless asked otherwise):
+Views, for every installed kind at once:
 
-* ``events``: every event column, straight from the archive's Parquet files;
-* ``games``, ``players``, ``turn_states``, ``actions``: the derived tables written by
-  ``replay project`` (empty, with their columns, until then).
+* ``events``: the envelope of every event of every kind (game_id, seq, kind, type, version);
+* ``games``, ``players``: the core's derived tables (``replay project``), one row per game
+  and per seat, for every kind;
+* ``<schema>.events``: one kind's events with their typed payload columns
+  (``wonders_dice.events``, ``pig.events``);
+* ``<schema>.<table>``: a game's own derived tables and its reference tables
+  (``wonders_dice.actions``, ``wonders_dice.dice_faces``, ``pig.turns``).
 
-A named query is a ``.sql`` file in ``queries/`` whose header says the question,
-the parameters (with types and defaults) and the output columns::
-
-    -- question: How often does each city win, by player count?
-    -- param: min_games int 1  hide cities with fewer games than this
-    -- columns: players, city, games, wins, win_rate
+Every view exists, with its columns, even when there is nothing in it yet.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,128 +23,156 @@ import duckdb
 import pyarrow as pa
 
 from ..archive import Archive
-from ..errors import ReplayError
-from ..plugin import registry
-from .project import part_paths
+from ..registry import GameRegistry
+from ..schema import ENVELOPE_SCHEMA, kind_schema
+from .core import CORE_TABLES
+from .named import NamedQuery, QueryError, load_queries, load_query_dir
+from .project import coverage, part_paths
 
-VIEWS = ("events", "games", "players", "turn_states", "actions", "dice", "dice_faces")
 QUERIES_ENV = "REPLAY_QUERIES"
-
-
-class QueryError(ReplayError):
-    """Bad SQL or an unknown query: DuckDB's message plus what there is to query."""
+ENVELOPE = [f.name for f in ENVELOPE_SCHEMA if f.name != "hash"]
 
 
 def _sql_list(paths: list[Path]) -> str:
     return "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths) + "]"
 
 
-def connect(archive: Archive, kind: str = "7wonders-dice", threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    plugin = registry.get(kind)
+def _view(con: duckdb.DuckDBPyConnection, name: str, paths: list[Path], empty: pa.Schema,
+          select: str = "*") -> None:
+    """``name`` over the Parquet files, or over an empty table of ``empty``'s columns."""
+    if paths:
+        con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM read_parquet({_sql_list(paths)})")
+    else:
+        alias = "_empty_" + name.replace(".", "_")
+        con.register(alias, empty.empty_table())
+        con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {alias}")
+
+
+def connect(archive: Archive, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-process DuckDB connection with every view of the archive."""
     con = duckdb.connect()
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     state = archive.snapshot()
-    files = sorted(archive.path_of(f.path) for f in state.files.values() if f.kind == kind)
-    if files:
-        con.execute(f"CREATE VIEW events AS SELECT * FROM read_parquet({_sql_list(files)}, union_by_name = true)")
+    envelope_parts = []
+    core_parts: dict[str, list[Path]] = {t: [] for t in CORE_TABLES}
+    for game in archive.registry.games():
+        files = sorted(archive.path_of(f.path) for f in state.files.values() if f.kind == game.kind)
+        parts = part_paths(archive, game)
+        for t in CORE_TABLES:
+            core_parts[t] += parts.get(t, [])
+        if game.analytics is None:
+            if files:
+                envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM read_parquet({_sql_list(files)})")
+            continue
+        schema = game.analytics.schema
+        con.execute(f"CREATE SCHEMA {schema}")
+        _view(con, f"{schema}.events", files, kind_schema(game))
+        envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM {schema}.events")
+        for name, table_schema in game.analytics.tables.items():
+            _view(con, f"{schema}.{name}", parts.get(f"{schema}.{name}", []), table_schema)
+        for name, table in game.analytics.reference_tables().items():
+            con.register(f"_ref_{schema}_{name}", table)
+            con.execute(f"CREATE VIEW {schema}.{name} AS SELECT * FROM _ref_{schema}_{name}")
+    if envelope_parts:
+        con.execute("CREATE VIEW events AS " + " UNION ALL ".join(envelope_parts))
     else:
-        from ..schema import kind_schema
-
-        con.register("_empty_events", kind_schema(plugin).empty_table())
-        con.execute("CREATE VIEW events AS SELECT * FROM _empty_events")
-    for name, table in (plugin.reference_tables() if plugin.reference_tables else {}).items():
-        con.register(f"_ref_{name}", table)
-        con.execute(f"CREATE VIEW {name} AS SELECT * FROM _ref_{name}")
-    parts = part_paths(archive, kind)
-    for name, schema in (plugin.derived_schemas or {}).items():
-        if parts.get(name):
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({_sql_list(parts[name])})")
-        else:
-            con.register(f"_empty_{name}", schema.empty_table())
-            con.execute(f"CREATE VIEW {name} AS SELECT * FROM _empty_{name}")
+        _view(con, "events", [], pa.schema([f for f in ENVELOPE_SCHEMA if f.name != "hash"]))
+    for name, table_schema in CORE_TABLES.items():
+        _view(con, name, core_parts[name], table_schema)
     return con
 
 
-@dataclass(frozen=True)
-class Param:
-    name: str
-    type: str
-    default: Any
-    help: str
-
-    def parse(self, text: str) -> Any:
-        try:
-            return {"int": int, "float": float, "str": str}[self.type](text)
-        except ValueError:
-            raise QueryError(f"parameter {self.name} must be {self.type}, got {text!r}") from None
+def views(registry: GameRegistry) -> list[str]:
+    """The names a query can read, for error messages and ``--list``."""
+    names = ["events", *CORE_TABLES]
+    for game in registry.games():
+        if game.analytics is not None:
+            s = game.analytics.schema
+            names += [f"{s}.events"] + [f"{s}.{t}" for t in game.analytics.tables]
+            names += [f"{s}.{t}" for t in game.analytics.reference_tables()]
+    return names
 
 
-@dataclass(frozen=True)
-class NamedQuery:
-    name: str
-    question: str
-    columns: str
-    sql: str
-    params: tuple[Param, ...] = field(default_factory=tuple)
-    path: str = ""
+def freshness(archive: Archive) -> list[str]:
+    """Sentences saying where the derived tables are missing or behind the archive (empty: current)."""
+    notes = []
+    for game in archive.registry.games():
+        c = coverage(archive, game)
+        if not c.games:
+            continue
+        if c.stale:
+            notes.append(f"{game.kind}: the derived tables are of an older layout; run `replay project` to rebuild them")
+        elif c.projected + c.live == 0 and not c.skipped:
+            notes.append(f"{game.kind}: no derived tables yet for its {c.games} games; run `replay project`")
+        elif c.behind > 0:
+            notes.append(f"{game.kind}: the derived tables cover {c.projected + c.live} of {c.games} games; "
+                         "run `replay project`")
+        if c.skipped:
+            notes.append(f"{game.kind}: {len(c.skipped)} game(s) could not be projected (see `replay stats`)")
+    return notes
 
 
-def queries_dir() -> Path:
-    """``$REPLAY_QUERIES``, else the queries shipped with the package (the repo's ``queries/``)."""
+# ----------------------------------------------------------------------------- named queries
+
+
+def queries_dir() -> Path | None:
+    """``$REPLAY_QUERIES``: a directory of extra cross-kind queries to try (optional)."""
     env = os.environ.get(QUERIES_ENV)
-    if env:
-        return Path(env)
-    return Path(str(resources.files("replay").joinpath("queries")))
+    return Path(env) if env else None
 
 
-def load_queries(directory: Path | None = None) -> dict[str, NamedQuery]:
-    directory = directory or queries_dir()
-    out = {}
-    for path in sorted(directory.glob("*.sql")):
-        out[path.stem] = parse_query(path.stem, path.read_text(), str(path))
+def all_queries(registry: GameRegistry) -> dict[str, NamedQuery]:
+    """Every named query: the cross-kind ones by name, each game's as ``<schema>.<name>``."""
+    out = dict(load_queries("replay", "queries"))
+    extra = queries_dir()
+    if extra is not None:
+        out.update(load_query_dir(extra))
+    for game in registry.games():
+        if game.analytics is not None:
+            for name, q in game.analytics.queries().items():
+                out[f"{game.analytics.schema}.{name}"] = NamedQuery(
+                    f"{game.analytics.schema}.{name}", q.question, q.columns, q.sql, q.params, q.path, game.kind)
     return out
 
 
-def parse_query(name: str, text: str, path: str = "") -> NamedQuery:
-    question = columns = ""
-    params = []
-    for line in text.splitlines():
-        if not line.startswith("--"):
-            continue
-        body = line[2:].strip()
-        key, _, value = body.partition(":")
-        key, value = key.strip().lower(), value.strip()
-        if key == "question":
-            question = value
-        elif key == "columns":
-            columns = value
-        elif key == "param":
-            pname, ptype, default, *rest = value.split(None, 3)
-            p = Param(pname, ptype, None, rest[0] if rest else "")
-            params.append(Param(pname, ptype, p.parse(default), p.help))
-    if not question or not columns:
-        raise QueryError(f"{path or name}: the header needs '-- question:' and '-- columns:' lines")
-    return NamedQuery(name, question, columns, text, tuple(params), path)
+def find_query(queries: dict[str, NamedQuery], name: str) -> NamedQuery:
+    """A query by its full name, or by its bare name where only one query has it."""
+    if name in queries:
+        return queries[name]
+    matches = [q for key, q in queries.items() if key.rpartition(".")[2] == name]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise QueryError(f"{name!r} names several queries: {', '.join(q.name for q in matches)}; give the full name")
+    raise QueryError(f"no named query {name!r}; there are: {', '.join(queries)}")
 
 
-def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None) -> pa.Table:
+def by_kind(queries: dict[str, NamedQuery]) -> dict[str, list[NamedQuery]]:
+    """Queries grouped for ``--list``: the cross-kind ones first (under ''), then each kind's."""
+    out: dict[str, list[NamedQuery]] = {}
+    for q in sorted(queries.values(), key=lambda q: (q.kind, q.name)):
+        out.setdefault(q.kind, []).append(q)
+    return out
+
+
+def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None,
+            registry: GameRegistry | None = None) -> pa.Table:
     try:
         relation = con.sql(sql, params=params) if params else con.sql(sql)
         if relation is None:  # a statement with no result (CREATE, SET, ...)
             return pa.table({})
         fetch = getattr(relation, "to_arrow_table", None) or relation.arrow  # DuckDB 2 / DuckDB 1
-        return fetch()
+        table: pa.Table = fetch()
+        return table
     except duckdb.Error as exc:
-        views = ", ".join(VIEWS)
-        raise QueryError(f"{exc}\n(views: {views}; see `replay query --list` for named queries)") from exc
+        from ..registry import registry as default
+
+        names = ", ".join(views(registry or default))
+        raise QueryError(f"{exc}\n(views: {names}; see `replay query --list` for named queries)") from exc
 
 
 def run_named(con: duckdb.DuckDBPyConnection, query: NamedQuery, given: dict[str, str]) -> pa.Table:
-    known = {p.name: p for p in query.params}
-    unknown = sorted(set(given) - set(known))
-    if unknown:
-        raise QueryError(f"{query.name} has no parameter {unknown[0]!r}; it takes: "
-                         + (", ".join(known) or "none"))
-    values = {p.name: (p.parse(given[p.name]) if p.name in given else p.default) for p in query.params}
+    values = query.values(given)
     return run_sql(con, query.sql, values or None)
+

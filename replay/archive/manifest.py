@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import ManifestError
-from ..rulesets import canonical_json
+from ..canonical import canonical_json
 from .fsutil import atomic_write
 
 FORMAT = "replay-manifest"

@@ -22,7 +22,7 @@ import io
 import json
 import os
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +31,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..errors import (
+    PackError,
     ArchiveError,
     ConcurrencyError,
     DuplicateAppend,
@@ -41,7 +42,10 @@ from ..errors import (
 )
 from ..chain import GENESIS, link
 from ..events import GAME_ID_PATTERN, Event
-from ..plugin import GamePlugin, PluginRegistry, registry as default_registry
+from ..registry import GameRegistry, registry as default_registry
+from ..contract import AnyGame
+from ..packs import PackLibrary, RulesPack
+from .packs import PackStore
 from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
 from .fsutil import fsync_dir, write_new_file
@@ -114,9 +118,10 @@ class PreparedFile:
 class Archive:
     """An archive directory. Cheap to open; the manifest is read lazily and refreshed per call."""
 
-    def __init__(self, root: Path | str, plugins: PluginRegistry | None = None, lock_timeout: float = 60.0):
+    def __init__(self, root: Path | str, registry: GameRegistry | None = None, lock_timeout: float = 60.0):
         self.root = Path(root)
-        self.plugins = plugins or default_registry
+        self.registry = registry or default_registry
+        self.packs = PackStore(self.root, self.registry)
         self.lock_timeout = lock_timeout
         self._state: mf.ManifestState | None = None
         self._footers: dict[str, pq.FileMetaData] = {}
@@ -135,7 +140,7 @@ class Archive:
     # ------------------------------------------------------------------ paths and locks
 
     @classmethod
-    def init(cls, root: Path | str, plugins: PluginRegistry | None = None) -> Archive:
+    def init(cls, root: Path | str, registry: GameRegistry | None = None) -> Archive:
         root = Path(root)
         if (root / MARKER).exists():
             raise ArchiveError(f"{root} is already an archive")
@@ -146,7 +151,7 @@ class Archive:
         mf.new_manifest(root / "manifest")
         (root / MARKER).write_text(json.dumps(ARCHIVE_FORMAT) + "\n")
         fsync_dir(root)
-        return cls(root, plugins)
+        return cls(root, registry)
 
     @property
     def manifest_dir(self) -> Path:
@@ -207,11 +212,11 @@ class Archive:
             info = state.streams.get(game_id)
             if info is None:
                 raise GameNotFound(f"no game {game_id!r} in {self.root}")
-            plugin = self.plugins.get(info.kind)
+            game = self.registry.get(info.kind)
             events: list[Event] = []
             for path in info.files:
                 table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
-                events.extend(decode(table, plugin))
+                events.extend(decode(table, game))
         events.sort(key=lambda e: e.seq)
         if [e.seq for e in events] != list(range(info.last_seq + 1)):
             raise ManifestError(
@@ -229,7 +234,7 @@ class Archive:
 
     def iter_events(self, kind: str | None = None) -> Iterator[Event]:
         for entry, table in self.iter_tables(kind):
-            yield from decode(table, self.plugins.get(entry.kind))
+            yield from decode(table, self.registry.get(entry.kind))
 
     # ------------------------------------------------------------------ appending
 
@@ -237,20 +242,52 @@ class Archive:
         """Append to one stream if it still ends at ``expected_last_seq`` (NEW_STREAM for a new game)."""
         return self.append_many([StreamAppend(game_id, expected_last_seq, events)])
 
-    def append_many(self, appends: Sequence[StreamAppend]) -> CommitResult:
-        """Append to several streams in one commit: all of them, or none."""
-        _check_shapes(appends, self.plugins)
+    def append_many(self, appends: Sequence[StreamAppend], packs: Sequence[RulesPack] = ()) -> CommitResult:
+        """Append to several streams in one commit: all of them, or none.
+
+        The pack each new game pins must be shipped, already in the archive, or among
+        ``packs``; it is stored with the game.
+        """
+        _check_shapes(appends, self.registry)
+        pinned = self.pinned_packs([a.events[0] for a in appends if a.events[0].seq == 0], packs)
         prepared = self.prepare_files([e for a in appends for e in a.events])
         positions = {
             a.game_id: StreamPosition(a.events[0].kind, a.expected_last_seq, a.events[-1].seq) for a in appends
         }
-        return self.commit_prepared(prepared, positions)
+        return self.commit_prepared(prepared, positions, pinned)
 
-    def commit_prepared(self, prepared: Sequence[PreparedFile], positions: dict[str, StreamPosition]) -> CommitResult:
+    def library(self, kind: str, extra: Iterable[RulesPack] = ()) -> PackLibrary:
+        """Where the packs of this archive's games of ``kind`` are found: ``extra``, shipped, stored."""
+        return self.registry.get(kind).library(self.packs, extra)
+
+    def pin_problem(self, start: Event, extra: Iterable[RulesPack] = ()) -> tuple[RulesPack | None, str | None]:
+        """(the pack a start event pins, None) or (None, why it cannot be found)."""
+        try:
+            return self.library(start.kind, extra).find(start.payload["ruleset"]), None
+        except PackError as exc:
+            return None, f"game {start.game_id}: {exc}"
+
+    def pinned_packs(self, starts: Iterable[Event], extra: Iterable[RulesPack] = ()) -> list[tuple[str, RulesPack]]:
+        """(kind, pack) that new games pin; PackError naming every game whose pack cannot be found."""
+        extra = list(extra)
+        found, missing = [], []
+        for start in starts:
+            pack, problem = self.pin_problem(start, extra)
+            if pack is not None:
+                found.append((start.kind, pack))
+            else:
+                missing.append(problem)
+        if missing:
+            raise PackError("; ".join(m for m in missing if m) + "; nothing was written")
+        return found
+
+    def commit_prepared(self, prepared: Sequence[PreparedFile], positions: dict[str, StreamPosition],
+                        packs: Sequence[tuple[str, RulesPack]] = ()) -> CommitResult:
         """Commit prepared files if every stream still ends where its writer expects.
 
         The check and the commit happen under one exclusive lock: that is the
-        optimistic-concurrency guarantee. On a mismatch nothing is written.
+        optimistic-concurrency guarantee. On a mismatch nothing is written. The
+        packs the new games pin are stored before the commit point.
         """
         with self._lock(exclusive=True):
             state = self._refresh()
@@ -258,6 +295,8 @@ class Archive:
             if problems:
                 cls = DuplicateAppend if duplicate and len(problems) == 1 else ConcurrencyError
                 raise cls("; ".join(problems) + "; nothing was written")
+            for kind, pack in packs:
+                self.packs.put(kind, pack)
             return self._commit(state, prepared, remove=())
 
     def prepare_files(
@@ -280,7 +319,7 @@ class Archive:
             evs.append(e)
             hashes.append(heads[e.game_id])
         return [
-            self.prepare_table(encode(evs, self.plugins.get(kind), hashes), kind, spill)
+            self.prepare_table(encode(evs, self.registry.get(kind), hashes), kind, spill)
             for kind, (evs, hashes) in by_kind.items()
         ]
 
@@ -303,11 +342,11 @@ class Archive:
             info = self._refresh().streams.get(game_id)
             if info is None:
                 raise GameNotFound(f"no game {game_id!r} in {self.root}")
-            plugin = self.plugins.get(info.kind)
+            game = self.registry.get(info.kind)
             rows: list[tuple[Event, int]] = []
             for path in info.files:
                 table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
-                rows.extend(zip(decode(table, plugin, upcast=False), table.column("hash").to_pylist()))
+                rows.extend(zip(decode(table, game, upcast=False), table.column("hash").to_pylist()))
         rows.sort(key=lambda r: r[0].seq)
         return rows
 
@@ -322,7 +361,7 @@ class Archive:
             sha256=hashlib.sha256(data).hexdigest(),
             size=len(data),
             schema=schema_fingerprint(table.schema),
-            games=game_spans(table, self.plugins.get(kind)),
+            games=game_spans(table, self.registry.get(kind)),
             data=data,
         )
         if not spill:
@@ -420,7 +459,7 @@ def _process_alive(pid: int) -> bool:
 # ---------------------------------------------------------------------- checks before a commit
 
 
-def _check_shapes(appends: Sequence[StreamAppend], plugins: PluginRegistry) -> None:
+def _check_shapes(appends: Sequence[StreamAppend], games: GameRegistry) -> None:
     """What can be checked without the archive: ids, seqs, kinds, versions, first events."""
     problems = []
     seen = set()
@@ -435,8 +474,8 @@ def _check_shapes(appends: Sequence[StreamAppend], plugins: PluginRegistry) -> N
             problems.append(f"game {g}: nothing to append")
             continue
         kind = a.events[0].kind
-        plugin = plugins.get(kind)
-        start = plugin.start_type.event_type
+        game = games.get(kind)
+        start = game.start_type.event_type
         for offset, e in enumerate(a.events):
             want = a.expected_last_seq + 1 + offset
             if e.game_id != g:
@@ -445,12 +484,12 @@ def _check_shapes(appends: Sequence[StreamAppend], plugins: PluginRegistry) -> N
                 problems.append(f"game {g}: expected seq {want}, found {e.seq} (seqs must follow without gaps)")
             elif e.kind != kind:
                 problems.append(f"game {g} seq {e.seq}: kind {e.kind} in a {kind} game")
-            elif e.type not in plugin.models:
+            elif e.type not in game.models:
                 problems.append(f"game {g} seq {e.seq}: unknown {kind} event type {e.type!r}")
-            elif e.version != plugin.current_versions[e.type]:
+            elif e.version != game.current_versions[e.type]:
                 problems.append(
                     f"game {g} seq {e.seq}: {e.type} is version {e.version}; upcast it to "
-                    f"version {plugin.current_versions[e.type]} before appending"
+                    f"version {game.current_versions[e.type]} before appending"
                 )
             elif (e.seq == 0) != (e.type == start):
                 problems.append(
@@ -502,14 +541,14 @@ def _already_stored(
     Only the stored files whose span of this game overlaps ``first..last`` are read.
     """
     info = state.streams[game]
-    plugin = archive.plugins.get(info.kind)
+    kind = archive.registry.get(info.kind)
     overlapping = [p for p in info.files if _overlaps(state.files[p].games[game], first, last)]
     stored = {
-        e.seq: e for path in overlapping for e in decode(_read_game_rows(archive.path_of(path), game), plugin)
+        e.seq: e for path in overlapping for e in decode(_read_game_rows(archive.path_of(path), game), kind)
     }
     incoming = [
         e for p in prepared if p.kind == info.kind and game in p.games
-        for e in decode(_read_game_rows(p.source(), game), plugin)
+        for e in decode(_read_game_rows(p.source(), game), kind)
     ]
     return bool(incoming) and all(stored.get(e.seq) == e for e in incoming)
 
@@ -602,12 +641,12 @@ def _read_game_rows(
     return table.filter(pc.equal(table.column("game_id"), game_id))
 
 
-def game_spans(table: pa.Table, plugin: GamePlugin) -> dict[str, mf.GameSpan]:
+def game_spans(table: pa.Table, game: AnyGame) -> dict[str, mf.GameSpan]:
     """Per game in a table sorted by (game_id, seq): its seq range, players and whether it ended."""
     game_ids = table.column("game_id").to_pylist()
     seqs = table.column("seq").to_pylist()
     types = table.column("type").to_pylist()
-    start = plugin.start_type.event_type
+    start = game.start_type.event_type
     starts = table.column(start)
     spans: dict[str, mf.GameSpan] = {}
     i, n = 0, len(game_ids)
@@ -620,7 +659,7 @@ def game_spans(table: pa.Table, plugin: GamePlugin) -> dict[str, mf.GameSpan]:
             if types[j] == start:
                 seats = starts[j].as_py()["seats"]
                 players = tuple(s["name"] for s in sorted(seats, key=lambda s: s["seat"]))
-            if types[j] in plugin.end_types:
+            if types[j] in game.end_types:
                 ended = True
             j += 1
         spans[g] = mf.GameSpan(seqs[i], seqs[j - 1], players, ended)

@@ -3,9 +3,12 @@
 Checks, in order: the manifest log (checksums, no missing commit); each
 committed file against its manifest entry (present, size, sha256, readable,
 schema, row count, game spans); then every game across files (seqs 0..n once
-each, a start event first, nothing after an end event). Files on disk that no
-commit names are reported too: as *notes* when they are leftovers of an
-interrupted write (removed by the next write), as *problems* otherwise.
+each, a start event first, nothing after an end event); then the rules packs
+(every pinned pack stored, every stored pack's content hash equal to its name).
+Files on disk that no commit names are reported too: as *notes* when they are
+leftovers of an interrupted write (removed by the next write), as *problems*
+otherwise. Every problem is a :class:`replay.problems.Problem` with a rule id
+``archive.*`` and the file, game and event it concerns.
 """
 
 from __future__ import annotations
@@ -20,24 +23,17 @@ import pyarrow.parquet as pq
 
 from ..chain import GENESIS, link
 from ..errors import ReplayError
+from ..problems import Location, Problem
 from ..events import Event
-from ..plugin import PluginRegistry
+from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, decode, schema_fingerprint
 from . import manifest as mf
 from .store import Archive, game_spans, read_parquet, unreferenced_files
 
 
-@dataclass(frozen=True)
-class Problem:
-    what: str
-    file: str | None = None
-    game: str | None = None
-    seq: int | None = None
-
-    def __str__(self) -> str:
-        where = [p for p in (self.file, f"game {self.game}" if self.game else None,
-                             f"seq {self.seq}" if self.seq is not None else None) if p]
-        return (", ".join(where) + ": " if where else "") + self.what
+def _problem(rule_id: str, what: str, file: str | None = None, game: str | None = None,
+             seq: int | None = None) -> Problem:
+    return Problem(f"archive.{rule_id}", what, where=Location(file=file, game=game, seq=seq))
 
 
 @dataclass
@@ -46,6 +42,7 @@ class Report:
     files: int = 0
     games: int = 0
     events: int = 0
+    packs: int = 0
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
 
@@ -63,25 +60,28 @@ def verify(
         try:
             state = mf.load(archive.manifest_dir)
         except ReplayError as exc:
-            report.problems.append(Problem(f"manifest: {exc}"))
+            report.problems.append(_problem("manifest", f"manifest: {exc}"))
             return report
         report.generation = state.generation
         seqs: dict[str, list[tuple[int, str, str]]] = {}
+        pins: dict[str, tuple[str, str, str]] = {}
         links = _Links()
         for entry in sorted(state.files.values(), key=lambda f: f.path):
-            _check_file(archive, entry, archive.plugins, deep, report, seqs, links)
+            _check_file(archive, entry, archive.registry, deep, report, seqs, links, pins)
             report.files += 1
             if progress:
                 progress(1)
-        _check_games(seqs, state, archive.plugins, report)
+        _check_games(seqs, state, archive.registry, report)
         links.resolve(report)
         for u in unreferenced_files(archive.root, state):
             if u.generation_above:
-                report.notes.append(Problem("left by an interrupted write; removed by the next write", u.relative))
+                report.notes.append(_problem("leftover", "left by an interrupted write; removed by the next write", u.relative))
             elif u.retired:
-                report.notes.append(Problem("replaced by compaction; removed by the next write", u.relative))
+                report.notes.append(_problem("retired", "replaced by compaction; removed by the next write", u.relative))
             else:
-                report.problems.append(Problem("on disk but not in the manifest (was the manifest edited?)", u.relative))
+                report.problems.append(_problem("unlisted", "on disk but not in the manifest (was the manifest edited?)",
+                                                u.relative))
+        _check_packs(archive, pins, report)
         report.games = len(seqs)
     return report
 
@@ -89,71 +89,79 @@ def verify(
 def _check_file(
     archive: Archive,
     entry: mf.FileEntry,
-    plugins: PluginRegistry,
+    games: GameRegistry,
     deep: bool,
     report: Report,
     seqs: dict[str, list[tuple[int, str, str]]],
     links: _Links,
+    pins: dict[str, tuple[str, str, str]],
 ) -> None:
     path: Path = archive.path_of(entry.path)
-    problem = lambda what, **kw: report.problems.append(Problem(what, entry.path, **kw))  # noqa: E731
+
+    def problem(rule_id: str, what: str, game: str | None = None, seq: int | None = None) -> None:
+        report.problems.append(_problem(rule_id, what, entry.path, game, seq))
+
     if not path.is_file():
-        problem("missing: the manifest lists it but it is not on disk")
+        problem("missing", "missing: the manifest lists it but it is not on disk")
         return
     data = path.read_bytes()
     if len(data) != entry.bytes:
-        problem(f"size is {len(data)} bytes, the manifest says {entry.bytes} (truncated or replaced?)")
+        problem("size", f"size is {len(data)} bytes, the manifest says {entry.bytes} (truncated or replaced?)")
     if hashlib.sha256(data).hexdigest() != entry.sha256:
-        problem("sha256 does not match the manifest: the file was altered or damaged")
+        problem("checksum", "sha256 does not match the manifest: the file was altered or damaged")
     try:
         table = read_parquet(path, dictionaries=False)
     except (OSError, pa.ArrowException) as exc:
-        problem(f"not readable as Parquet: {exc}")
+        problem("unreadable", f"not readable as Parquet: {exc}")
         return
     if table.num_rows != entry.rows:
-        problem(f"holds {table.num_rows} events, the manifest says {entry.rows}")
+        problem("rows", f"holds {table.num_rows} events, the manifest says {entry.rows}")
     stored = pq.read_schema(path)
     if schema_fingerprint(stored) != entry.schema:
-        problem(f"schema {schema_fingerprint(stored)} differs from the manifest's {entry.schema}")
+        problem("schema", f"schema {schema_fingerprint(stored)} differs from the manifest's {entry.schema}")
     for want in ENVELOPE_SCHEMA:
         got = stored.field(want.name) if want.name in stored.names else None
         if got is None or got.type != want.type:
-            problem(f"envelope column {want.name} is missing or not {want.type}")
+            problem("envelope", f"envelope column {want.name} is missing or not {want.type}")
             return
     try:
-        plugin = plugins.get(entry.kind)
+        game = games.get(entry.kind)
     except ReplayError as exc:
-        problem(str(exc))
+        problem("kind", str(exc))
         return
     kinds = set(table.column("kind").to_pylist())
     if kinds - {entry.kind}:
-        problem(f"holds events of kind {sorted(kinds - {entry.kind})} in a {entry.kind} file")
+        problem("kind", f"holds events of kind {sorted(kinds - {entry.kind})} in a {entry.kind} file")
     sorted_table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
     keys = list(zip(table.column("game_id").to_pylist(), table.column("seq").to_pylist()))
     if keys != sorted(keys):
-        problem("rows are not sorted by (game_id, seq): one-game lookups would miss events")
+        problem("sort", "rows are not sorted by (game_id, seq): one-game lookups would miss events")
     try:
-        spans = game_spans(sorted_table, plugin)
+        spans = game_spans(sorted_table, game)
     except (KeyError, pa.ArrowException) as exc:
-        problem(f"cannot index games: {exc}")
+        problem("index", f"cannot index games: {exc}")
         return
     if spans != entry.games:
         for g in sorted(set(spans) | set(entry.games)):
             if spans.get(g) != entry.games.get(g):
-                problem(f"the manifest says {_span_text(entry.games.get(g))}, the file holds {_span_text(spans.get(g))}", game=g)
+                problem("spans", f"the manifest says {_span_text(entry.games.get(g))}, the file holds {_span_text(spans.get(g))}", game=g)
     try:
-        events = decode(sorted_table, plugin)
-        links.add(entry.path, decode(sorted_table, plugin, upcast=False), sorted_table.column("hash").to_pylist())
+        events = decode(sorted_table, game)
+        links.add(entry.path, decode(sorted_table, game, upcast=False), sorted_table.column("hash").to_pylist())
     except ReplayError as exc:
-        problem(f"events cannot be decoded: {exc}")
+        problem("decode", f"events cannot be decoded: {exc}")
         return
+    start = game.start_type.event_type
     for e in events:
         seqs.setdefault(e.game_id, []).append((e.seq, e.type, entry.path))
+        if e.type == start:
+            ruleset = e.payload["ruleset"]
+            pins[e.game_id] = (e.kind, ruleset["content_hash"], f"{ruleset['id']} {ruleset['version']}")
         if deep:
             try:
-                plugin.models[e.type].model_validate(e.payload)
+                game.models[e.type].model_validate(e.payload)
             except Exception as exc:  # pydantic.ValidationError, reported not raised
-                problem(f"payload fails validation: {str(exc).splitlines()[0]}", game=e.game_id, seq=e.seq)
+                problem("payload", f"payload fails validation: {str(exc).splitlines()[0]}", game=e.game_id, seq=e.seq)
     report.events += len(events)
 
 
@@ -187,8 +195,8 @@ class _Links:
             if prev is not None and link(prev, e) != stored:
                 self._break(e, path)
         for game, (seq, path) in sorted(self.broken.items()):
-            report.problems.append(Problem(
-                "hash chain broken here: this event (or its stored hash) was altered after it was written; "
+            report.problems.append(_problem(
+                "chain", "hash chain broken here: this event (or its stored hash) was altered after it was written; "
                 "the first altered event", path, game, seq))
 
 
@@ -199,31 +207,53 @@ def _span_text(span: mf.GameSpan | None) -> str:
 def _check_games(
     seqs: dict[str, list[tuple[int, str, str]]],
     state: mf.ManifestState,
-    plugins: PluginRegistry,
+    registry: GameRegistry,
     report: Report,
 ) -> None:
-    for game, rows in seqs.items():
+    for game_id, rows in seqs.items():
         rows.sort()
-        kind = state.streams[game].kind if game in state.streams else None
-        plugin = plugins.get(kind) if kind else None
+        kind = state.streams[game_id].kind if game_id in state.streams else None
+        game = registry.get(kind) if kind else None
         expected = 0
         for seq, _type, path in rows:
             if seq < expected:
-                report.problems.append(Problem("duplicated seq (also in an earlier row or file)", path, game, seq))
+                report.problems.append(_problem("duplicate", "duplicated seq (also in an earlier row or file)",
+                                                path, game_id, seq))
                 continue
             if seq > expected:
                 missing = f"{expected}" if seq == expected + 1 else f"{expected}..{seq - 1}"
-                report.problems.append(Problem(f"seq gap: {missing} missing", path, game, seq))
+                report.problems.append(_problem("gap", f"seq gap: {missing} missing", path, game_id, seq))
             expected = seq + 1
-        if plugin:
-            start, ends = plugin.start_type.event_type, plugin.end_types
+        if game:
+            start, ends = game.start_type.event_type, game.end_types
             first_seq, first_type, first_path = rows[0]
             if first_seq != 0 or first_type != start:
-                report.problems.append(Problem(f"the first event is not {start}", first_path, game, first_seq))
+                report.problems.append(_problem("start", f"the first event is not {start}", first_path, game_id,
+                                                first_seq))
             for seq, typ, path in rows[1:]:
                 if typ == start:
-                    report.problems.append(Problem(f"a second {start} event", path, game, seq))
+                    report.problems.append(_problem("start", f"a second {start} event", path, game_id, seq))
             for seq, typ, path in rows[:-1]:
                 if typ in ends:
-                    report.problems.append(Problem(f"events follow the end event {typ}", path, game, seq))
+                    report.problems.append(_problem("end", f"events follow the end event {typ}", path, game_id, seq))
                     break
+
+
+def _check_packs(archive: Archive, pins: dict[str, tuple[str, str, str]], report: Report) -> None:
+    """Every pinned pack is stored, and every stored pack is intact (its name is its hash)."""
+    stored = {(p.kind, p.content_hash): p for p in archive.packs.stored()}
+    for game_id, (kind, content_hash, name) in sorted(pins.items()):
+        if (kind, content_hash) not in stored:
+            report.problems.append(_problem(
+                "pack-missing", f"the rules pack it pins ({name}, {content_hash}) is not in the archive's packs/",
+                game=game_id))
+    used = {(k, h) for k, h, _ in pins.values()}
+    for key, entry in sorted(stored.items()):
+        report.packs += 1
+        relative = str(entry.path.relative_to(archive.root))
+        wrong = archive.packs.check(entry)
+        if wrong:
+            report.problems.append(_problem("pack", f"stored rules pack: {wrong}", relative))
+        elif key not in used:
+            report.notes.append(_problem("pack-unused", "a stored rules pack no game pins (an append that did not "
+                                         "commit stored it); harmless", relative))

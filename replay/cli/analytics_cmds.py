@@ -12,37 +12,48 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
-from ..analytics.project import load_manifest, project as run_project
-from ..analytics.sql import QueryError, connect, load_queries, run_named, run_sql
+from ..analytics.project import project as run_project
+from ..analytics.sql import all_queries, by_kind, connect, find_query, freshness, run_named, run_sql
 from ..archive import Archive
-from ..plugin import registry
+from ..registry import registry
+from ..services.overview import overview
+from ..tables import render
 from .options import archive_option
-from .output import render
 
 
 @click.command()
-@click.option("--game", "kind", default="7wonders-dice", show_default=True, help="game kind")
+@click.option("--game", "kinds", multiple=True, help="only this kind (repeatable; default: every kind in the archive)")
 @click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="all cores",
               help="processes replaying games in parallel")
 @archive_option
-def project(kind: str, workers: int, archive_path: Path) -> None:
-    """Replay every finished game not yet projected and write the derived SQL tables.
+def project(kinds: tuple[str, ...], workers: int, archive_path: Path) -> None:
+    """Replay the games and write the derived SQL tables.
 
-    games, players, turn_states and actions come from the projector, under
-    ARCHIVE/derived/KIND/. Incremental: a second run only projects new games.
+    Every kind gets the core tables games and players; each game adds its own under
+    its SQL schema (wonders_dice.actions, pig.turns, ...), all under ARCHIVE/derived/.
+    Incremental: a second run projects only games finished since; games in progress
+    are projected afresh each run (core tables). A disputed game is projected with
+    its problems counted; a game that cannot be projected is skipped and named.
 
     \b
     Example:
-      replay project && replay query --name win_rate_by_city
+      replay project && replay query --name wonders_dice.win_rate_by_city
     """
     archive = Archive(archive_path)
-    plugin = registry.get(kind)
-    bar = click.progressbar(length=1, label=f"projecting {kind}", file=sys.stderr, show_eta=True)
+    games = [registry.get(k) for k in kinds] if kinds else None
+    bar = click.progressbar(length=1, label="projecting", file=sys.stderr, show_eta=True)
     with bar:
-        result = run_project(archive, plugin, progress=bar.update, total=lambda n: setattr(bar, "length", max(1, n)),
-                             workers=workers)
-    rows = ", ".join(f"{n} {t}" for t, n in result.rows.items()) if result.games else "nothing new"
-    click.echo(f"projected {result.games} new games ({result.already} already projected): {rows}")
+        result = run_project(archive, games, progress=bar.update,
+                             total=lambda n: setattr(bar, "length", max(1, n)), workers=workers)
+    for kind in result.rebuilt:
+        click.echo(f"{kind}: the derived tables were of an older layout and were rebuilt")
+    rows = ", ".join(f"{n} {t}" for t, n in result.rows.items() if n) if result.games or result.live else "nothing new"
+    live = f", {result.live} in progress" if result.live else ""
+    click.echo(f"projected {result.games} new games ({result.already} already projected{live}): {rows}")
+    for game_id, why in sorted(result.skipped.items()):
+        click.echo(f"skipped {game_id}: {why}")
+    if result.skipped:
+        click.echo(f"{len(result.skipped)} game(s) could not be projected; the others were")
 
 
 def _write(table: pa.Table, fmt: str, output: str | None) -> None:
@@ -69,78 +80,81 @@ def _write(table: pa.Table, fmt: str, output: str | None) -> None:
 
 @click.command()
 @click.argument("sql", required=False)
-@click.option("--name", "name", help="run a named query from queries/ (see --list)")
+@click.option("--name", "name", help="run a named query (see --list); a bare name works where it is unique")
 @click.option("--param", "params", multiple=True, help="k=v for a named query's parameter (repeatable)")
-@click.option("--list", "list_", is_flag=True, help="list the named queries with their questions and parameters")
-@click.option("--game", "kind", default="7wonders-dice", show_default=True, help="game kind the views show")
+@click.option("--list", "list_", is_flag=True, help="list the named queries by game kind, with questions and parameters")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True)
 @click.option("--output", "-o", help="write to this file (.parquet implies --format parquet)")
 @archive_option
-def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: bool, kind: str, fmt: str,
+def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: bool, fmt: str,
           output: str | None, archive_path: Path) -> None:
-    """Ask the archive in SQL (DuckDB, in-process).
+    """Ask the archive in SQL (DuckDB, in-process), across every game kind.
 
-    Views: events (every event column), games, players, turn_states, actions (the
-    derived tables: run `replay project` first), dice_faces (rules data).
+    Views: events (every event of every kind: envelope), games and players (one row
+    per game and per seat, every kind: run `replay project` first), and each game's
+    own schema: wonders_dice.events (typed columns), wonders_dice.actions, pig.turns, ...
+    (see docs/analytics.md). A note on standard error says when the derived tables
+    are missing or behind the archive.
 
     \b
     Example:
-      replay query "SELECT players, count(*) FROM games GROUP BY ALL"
-      replay query --name win_rate_by_city --param min_games=20
+      replay query "SELECT kind, count(*) FROM games GROUP BY kind"
+      replay query --name wonders_dice.win_rate_by_city --param min_games=20
       replay query --name dice_fairness --format csv -o fairness.csv
     """
-    queries = load_queries()
+    queries = all_queries(registry)
     if list_:
-        for q in queries.values():
-            ps = ", ".join(f"{p.name}={p.default} ({p.help})" for p in q.params)
-            click.echo(f"{q.name}\n    {q.question}\n    columns: {q.columns}" + (f"\n    params: {ps}" if ps else ""))
+        for kind, group in by_kind(queries).items():
+            click.echo(f"== {kind or 'every kind'} ==")
+            for q in group:
+                ps = ", ".join(f"{p.name}={p.default} ({p.help})" for p in q.params)
+                click.echo(f"{q.name}\n    {q.question}\n    columns: {q.columns}" + (f"\n    params: {ps}" if ps else ""))
         return
     if bool(sql) == bool(name):
         raise click.UsageError("give SQL or --name NAME (or --list)")
-    con = connect(Archive(archive_path), kind)
+    archive = Archive(archive_path)
+    for note in freshness(archive):
+        click.echo(f"note: {note}", err=True)
+    con = connect(archive)
     if name:
-        if name not in queries:
-            raise QueryError(f"no named query {name!r}; there are: {', '.join(queries)}")
         given = {}
         for item in params:
             key, sep, value = item.partition("=")
             if not sep:
                 raise click.BadParameter(f"{item!r}: use k=v", param_hint="--param")
             given[key] = value
-        table = run_named(con, queries[name], given)
+        table = run_named(con, find_query(queries, name), given)
     else:
+        assert sql is not None
         table = run_sql(con, sql)
     _write(table, fmt, output)
 
 
 @click.command()
-@click.option("--game", "kind", default="7wonders-dice", show_default=True)
 @archive_option
-def stats(kind: str, archive_path: Path) -> None:
-    """A short overview of an archive: games, events, files, size, projection.
+def stats(archive_path: Path) -> None:
+    """A short overview of an archive: games, events, files, size, packs, projection.
 
     \b
     Example:
       replay stats -a sims
     """
-    archive = Archive(archive_path)
-    state = archive.snapshot()
-    games = [s for s in state.streams.values()]
-    by_kind: dict[str, list] = {}
-    for s in games:
-        by_kind.setdefault(s.kind, []).append(s)
-    size = sum(f.bytes for f in state.files.values())
-    click.echo(f"archive {archive.root}: {len(state.files)} files, {size / 1e6:.1f} MB, generation {state.generation}")
-    for k, streams in sorted(by_kind.items()):
-        finished = sum(1 for s in streams if s.ended)
-        events = sum(s.last_seq + 1 for s in streams)
-        counts: dict[int, int] = {}
-        for s in streams:
-            counts[len(s.players or ())] = counts.get(len(s.players or ()), 0) + 1
-        spread = ", ".join(f"{n}p: {c}" for n, c in sorted(counts.items()))
-        click.echo(f"  {k}: {len(streams)} games ({finished} finished), {events} events; players {spread}")
-    plugin = registry.get(kind)
-    if plugin.derive is not None:
-        projected = len(load_manifest(archive, kind)["games"])
-        click.echo(f"  derived tables ({kind}): {projected} games projected"
-                   + ("" if projected else "; run `replay project`"))
+    o = overview(Archive(archive_path))
+    click.echo(f"archive {o.root}: {o.files} files, {o.bytes / 1e6:.1f} MB, {o.packs} rules pack(s), "
+               f"generation {o.generation}")
+    for k in o.kinds:
+        spread = ", ".join(f"{n}p: {c}" for n, c in sorted(k.players.items()))
+        click.echo(f"  {k.kind}: {k.games} games ({k.finished} finished), {k.events} events; players {spread}")
+        c = k.projection
+        if c is None:
+            continue
+        line = f"    derived tables: {c.projected} games projected, {c.live} in progress"
+        if c.stale:
+            line += "; of an older layout: run `replay project`"
+        elif c.behind:
+            line += f"; {c.behind} not yet: run `replay project`"
+        click.echo(line)
+        if c.skipped:
+            click.echo(f"    {len(c.skipped)} game(s) could not be projected:")
+            for game_id, why in sorted(c.skipped.items())[:20]:
+                click.echo(f"      {game_id}: {why}")

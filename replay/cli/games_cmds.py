@@ -1,28 +1,20 @@
-"""Commands that drive a game plug-in: ``simulate`` and ``rules``."""
+"""Commands that drive a game: ``simulate``, and ``rules`` (the packs games are played under)."""
 
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
-from ..archive import NEW_STREAM, Archive, StreamAppend
+from ..archive import Archive
 from ..errors import ReplayError
-from ..plugin import GamePlugin, registry
-from .options import default_archive
-from .output import render
-
-NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
-DEFAULT_GAME = "7wonders-dice"
-COMMIT_GAMES = 500
-
-
-def _plugin(kind: str) -> GamePlugin:
-    return registry.get(kind)
+from ..registry import registry
+from ..services import packs as pack_service
+from ..services.simulation import check_bots, check_players, simulate_games
+from ..tables import render
+from .options import archive_option
 
 
 def _player_range(text: str) -> tuple[int, int]:
@@ -36,75 +28,51 @@ def _player_range(text: str) -> tuple[int, int]:
     return lo, hi
 
 
-def simulate_games(
-    plugin: GamePlugin, archive: Archive, games: int, players: tuple[int, int], bots: tuple[str, ...],
-    seed: int, ruleset: Any = None, progress=None,
-) -> int:
-    """Simulate ``games`` games into the archive (commits of COMMIT_GAMES); returns events written.
-
-    Game i uses seed ``hash((seed, i))``-free arithmetic so that the same seed always
-    gives byte-identical events, whatever the batch size.
-    """
-    if plugin.simulate is None:
-        raise ReplayError(f"the {plugin.kind} plug-in cannot simulate games")
-    chooser = random.Random(seed)
-    counts = [chooser.randint(*players) for _ in range(games)]
-    batch: list[StreamAppend] = []
-    written = 0
-    for i, n in enumerate(counts):
-        game_id = f"{plugin.kind}-s{seed}-{i:06d}"
-        kwargs = {"ruleset": ruleset} if ruleset is not None else {}
-        events = plugin.simulate(game_id, NAMES[:n], seed * 1_000_003 + i, bots, **kwargs)
-        batch.append(StreamAppend(game_id, NEW_STREAM, events))
-        written += len(events)
-        if len(batch) >= COMMIT_GAMES or i == games - 1:
-            archive.append_many(batch)
-            if progress:
-                progress(len(batch))
-            batch = []
-    return written
-
-
 @click.command()
-@click.argument("archive_path", required=False, type=click.Path(file_okay=False, path_type=Path))
-@click.option("--game", "kind", default=DEFAULT_GAME, show_default=True, help="game kind (see `replay kinds`)")
+@click.option("--game", "kind", help="the game kind to play (required; see `replay kinds`)")
 @click.option("--games", "n_games", type=click.IntRange(1), default=100, show_default=True)
-@click.option("--players", default="2-7", show_default=True, help="players per game: a count (4) or a range (2-7)")
-@click.option("--bot", "bots", default="greedy,random", show_default=True,
-              help="bot per seat, comma-separated and cycled over the seats")
+@click.option("--players", help="players per game: a count (4) or a range (2-7); default: the game's range")
+@click.option("--bot", "bots", help="bot per seat, comma-separated and cycled over the seats; default: the game's line-up")
 @click.option("--seed", type=int, default=1, show_default=True, help="the same seed gives byte-identical events")
 @click.option("--ruleset", "ruleset_file", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="play under this ruleset pack instead of the default")
+              help="play under this rules pack instead of the game's default")
 @click.option("--init", "create", is_flag=True, help="create the archive if it does not exist")
-def simulate(archive_path: Path | None, kind: str, n_games: int, players: str, bots: str, seed: int,
-             ruleset_file: Path | None, create: bool) -> None:
+@archive_option
+def simulate(kind: str | None, n_games: int, players: str | None, bots: str | None, seed: int,
+             ruleset_file: Path | None, create: bool, archive_path: Path) -> None:
     """Simulate complete games between bots and append them to an archive.
 
-    ARCHIVE defaults to $REPLAY_ARCHIVE, else ./archive. Every chance outcome is
-    recorded as an event and every action records what the player would write
-    down (coins paid, VP, coins left), so each simulated game is also an audit test.
+    Every chance outcome is recorded as an event, and every action records what
+    the player would write down, so each simulated game is also an audit test.
+    Game ids are KIND-sSEED-NNNNNN.
 
     \b
     Example:
-      replay simulate --games 1000 --players 2-7 --bot greedy,random --seed 42 --init sims
+      replay simulate --game 7wonders-dice --games 1000 --players 2-7 --bot greedy,random --seed 42 --init
+      replay simulate --game pig --games 50 -a sims
     """
-    root = archive_path or default_archive()
-    plugin = _plugin(kind)
-    bot_names = tuple(b.strip() for b in bots.split(",") if b.strip())
-    unknown = [b for b in bot_names if b not in plugin.bots]
-    if unknown or not bot_names:
-        raise click.BadParameter(f"unknown bot {unknown[0] if unknown else bots!r}; {kind} has: {', '.join(plugin.bots)}",
-                                 param_hint="--bot")
-    ruleset = plugin.load_ruleset(ruleset_file) if ruleset_file and plugin.load_ruleset else None
-    archive = Archive.init(root) if create and not (root / "REPLAY_ARCHIVE").exists() else Archive(root)
+    if kind is None:
+        raise click.UsageError(f"which game? --game KIND (installed: {', '.join(registry.kinds())})")
+    game = registry.get(kind)
+    try:
+        bot_names = check_bots(game, [b.strip() for b in (bots or "").split(",") if b.strip()])
+    except ReplayError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bot") from None
+    player_range = _player_range(players) if players else game.players
+    try:
+        check_players(game, player_range)
+    except ReplayError as exc:
+        raise click.BadParameter(str(exc), param_hint="--players") from None
+    pack = pack_service.load(str(ruleset_file), kind)[1] if ruleset_file else None
+    archive = Archive.init(archive_path) if create and not (archive_path / "REPLAY_ARCHIVE").exists() else Archive(archive_path)
     with click.progressbar(length=n_games, label=f"simulating {kind}", file=sys.stderr, show_eta=True) as bar:
-        events = simulate_games(plugin, archive, n_games, _player_range(players), bot_names, seed, ruleset, bar.update)
-    click.echo(f"simulated {n_games} {kind} games ({events} events) into {root}")
+        events = simulate_games(game, archive, n_games, player_range, bot_names, seed, pack, bar.update)
+    click.echo(f"simulated {n_games} {kind} games ({events} events) into {archive_path}")
 
 
 @click.group()
 def rules() -> None:
-    """Inspect ruleset packs: the data (dice, boards, costs, options) a game is played under.
+    """Inspect rules packs: the data (dice, boards, costs, options) a game is played under.
 
     \b
     Example:
@@ -118,52 +86,30 @@ def rules() -> None:
 @rules.command(name="list")
 @click.option("--game", "kind", help="only this game kind")
 def rules_list(kind: str | None) -> None:
-    """List the shipped ruleset packs with their versions and content hashes."""
-    rows = []
-    for k in ([kind] if kind else registry.kinds()):
-        plugin = _plugin(k)
-        for name, pack in (plugin.rulesets() if plugin.rulesets else {}).items():
-            rows.append({"game": k, "name": name, "id": pack.id, "version": pack.version,
-                         "content_hash": pack.content_hash[:19] + "…"})
+    """List the shipped packs with their versions and content hashes."""
+    rows = [{"game": g.kind, "name": name, "id": p.id, "version": p.version, "content_hash": p.content_hash[:19] + "…"}
+            for g, name, p in pack_service.shipped(kind)]
     click.echo(render(rows, ["game", "name", "id", "version", "content_hash"], "table"), nl=False)
-
-
-def _load(spec: str, kind: str | None) -> tuple[GamePlugin, Any]:
-    """A pack by shipped name, or from a file (validated, with errors naming the path inside it)."""
-    kinds = [kind] if kind else registry.kinds()
-    for k in kinds:
-        plugin = _plugin(k)
-        shipped = plugin.rulesets() if plugin.rulesets else {}
-        if spec in shipped:
-            return plugin, shipped[spec]
-    path = Path(spec)
-    if not path.is_file():
-        raise ReplayError(f"{spec!r} is neither a shipped ruleset (see `replay rules list`) nor a file")
-    errors = []
-    for k in kinds:
-        plugin = _plugin(k)
-        if plugin.load_ruleset is None:
-            continue
-        try:
-            return plugin, plugin.load_ruleset(path)
-        except ReplayError as exc:
-            errors.append(str(exc))
-    raise ReplayError("\n".join(errors) or f"{spec}: no game can read ruleset packs")
 
 
 @rules.command(name="show")
 @click.argument("pack")
 @click.option("--game", "kind", help="game kind, when a file could belong to several")
 @click.option("--part", help="only this top-level part (e.g. options, dice, cities)")
-def rules_show(pack: str, kind: str | None, part: str | None) -> None:
+@click.option("--provenance", is_flag=True, help="where each part's facts come from, and how sure we are")
+def rules_show(pack: str, kind: str | None, part: str | None, provenance: bool) -> None:
     """Print a pack (shipped name or file) as JSON, with its content hash."""
-    _, loaded = _load(pack, kind)
+    _, loaded = pack_service.load(pack, kind)
+    click.echo(f"# {loaded.id} {loaded.version} {loaded.content_hash}")
+    if provenance:
+        rows = [{"part": p, "source": s, "confidence": c} for p, s, c in loaded.provenance()]
+        click.echo(render(rows, ["part", "confidence", "source"], "table", max_width=90), nl=False)
+        return
     data = loaded.model_dump(mode="json")
     if part:
         if part not in data:
-            raise ReplayError(f"no part {part!r}; parts: {', '.join(data)}")
+            raise click.ClickException(f"no part {part!r}; parts: {', '.join(data)}")
         data = data[part]
-    click.echo(f"# {loaded.id} {loaded.version} {loaded.content_hash}")
     click.echo(json.dumps(data, indent=2))
 
 
@@ -175,9 +121,9 @@ def rules_validate(files: tuple[str, ...], kind: str | None) -> None:
     failed = False
     for f in files:
         try:
-            _, loaded = _load(f, kind)
+            _, loaded = pack_service.load(f, kind)
             click.echo(f"{f}: OK ({loaded.id} {loaded.version}, {loaded.content_hash})")
-        except ReplayError as exc:
+        except ReplayError as exc:  # reported per file; the others are still checked
             failed = True
             click.echo(str(exc), err=True)
     if failed:
@@ -190,30 +136,11 @@ def rules_validate(files: tuple[str, ...], kind: str | None) -> None:
 @click.option("--game", "kind", help="game kind of the packs")
 def rules_diff(old: str, new: str, kind: str | None) -> None:
     """What changed between two packs, path by path (exit 1 if they differ)."""
-    _, a = _load(old, kind)
-    _, b = _load(new, kind)
-    changes = list(_diff(a.model_dump(mode="json"), b.model_dump(mode="json"), ""))
+    _, a = pack_service.load(old, kind)
+    _, b = pack_service.load(new, kind)
+    changes = list(pack_service.differences(a.model_dump(mode="json"), b.model_dump(mode="json")))
     for path, before, after in changes:
         click.echo(f"{path}: {json.dumps(before)} -> {json.dumps(after)}")
     click.echo(f"{len(changes)} difference(s): {a.content_hash} -> {b.content_hash}")
     if changes:
         sys.exit(1)
-
-
-def _label(item: Any, index: int) -> str:
-    if isinstance(item, dict):
-        for key in ("id", "colour", "symbol", "face"):
-            if key in item:
-                return f"[{item[key]}]"
-    return f"[{index}]"
-
-
-def _diff(a: Any, b: Any, path: str):
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in list(a) + [k for k in b if k not in a]:
-            yield from _diff(a.get(k), b.get(k), f"{path}.{k}" if path else k)
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            yield from _diff(x, y, path + _label(x, i))
-    elif a != b:
-        yield path, a, b

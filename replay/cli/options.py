@@ -1,14 +1,20 @@
-"""Options shared by every command module."""
+"""Options shared by the command modules."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
+from ..tables import FORMATS
+
 DEFAULT_ARCHIVE = "archive"
 ENV_ARCHIVE = "REPLAY_ARCHIVE"
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def default_archive() -> Path:
@@ -16,9 +22,27 @@ def default_archive() -> Path:
     return Path(os.environ.get(ENV_ARCHIVE, DEFAULT_ARCHIVE))
 
 
-def archive_option(f):
+def archive_option(f: F) -> F:
     return click.option(
         "--archive", "-a", "archive_path", type=click.Path(file_okay=False, path_type=Path),
         envvar=ENV_ARCHIVE, default=DEFAULT_ARCHIVE, show_default=True, show_envvar=True,
         help="the archive directory",
+    )(f)
+
+
+def format_option(default: str = "table", choices: Sequence[str] = FORMATS) -> Callable[[F], F]:
+    return click.option(
+        "--format", "fmt", type=click.Choice(list(choices)), default=default, show_default=True,
+        help="table for people; json or csv for other tools",
+    )
+
+
+def game_option(help: str = "game kind (see `replay kinds`)", required: bool = False) -> Callable[[F], F]:
+    return click.option("--game", "kind", required=required, help=help)
+
+
+def ruleset_option(f: F) -> F:
+    return click.option(
+        "--ruleset", "ruleset_files", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        help="a rules pack file the game was played under, when it is neither shipped nor in the archive (repeatable)",
     )(f)

@@ -1,29 +1,39 @@
-"""Pig: the reference plug-in.
+"""Pig: the reference game.
 
-A tiny, fully specified dice game that exercises every part of the plug-in
-interface (typed events, a ruleset pin, an upcaster, a checking fold) so the core
-can be built and tested before the real games arrive.
+A tiny, fully specified dice game that implements every part of the game
+contract (rules, views, notation, derived tables, bots, an upcaster), so the
+core is exercised by something small before the real games, and a new game has
+a complete example to copy (docs/plugins.md).
 """
 
-from replay.plugin import GamePlugin
+from replay.contract import Game
 
-from . import rules
+from .analytics import PigAnalytics
 from .events import DieRolled, GameEnded, GameStarted, Held, die_rolled_v1_to_v2
-from .simulate import BOTS, KIND, simulate_game
+from .notation import PigNotation
+from .rules import PigPack, PigRules, PigState
+from .simulate import KIND, PigBots, simulate_game
+from .views import PigViews
 
-PLUGIN = GamePlugin(
-    kind=KIND,
-    title="Pig (reference dice game)",
-    event_types=(GameStarted, DieRolled, Held, GameEnded),
-    start_type=GameStarted,
-    end_types=frozenset({"game_ended"}),
-    upcasters=(die_rolled_v1_to_v2,),
-    fold=rules.fold,
-    render=rules.render,
-    simulate=simulate_game,
-    bots=BOTS,
-    rulesets=lambda: {"pig-standard": rules.standard_ruleset()},
-    load_ruleset=rules.load_ruleset,
-)
 
-__all__ = ["PLUGIN", "simulate_game"]
+class Pig(Game[PigState, PigPack]):
+    kind = KIND
+    title = "Pig"
+    players = (1, 8)
+    event_types = (GameStarted, DieRolled, Held, GameEnded)
+    start_type = GameStarted
+    end_types = frozenset({"game_ended"})
+    upcasters = (die_rolled_v1_to_v2,)
+    pack_model = PigPack
+    default_pack = "pig-standard"
+
+    rules = PigRules()
+    views = PigViews()
+    notation = PigNotation()
+    analytics = PigAnalytics()
+    bots = PigBots()
+
+
+GAME = Pig()
+
+__all__ = ["GAME", "Pig", "simulate_game"]

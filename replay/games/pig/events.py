@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from replay.events import EventPayload, GameStartedBase
-from replay.plugin import Payload, upcaster
+from replay.events import EventPayload, GameStartedBase, Payload, upcaster
 
 
 class GameStarted(GameStartedBase):

@@ -1,4 +1,4 @@
-"""Pig's rules: the ruleset pack and a deterministic fold that checks every event.
+"""Pig's rules: its pack, its state, and the rules that check every event.
 
 One turn: the player rolls until they hold (the turn total is added to their
 score) or roll the bust face (the turn total is lost). The first to reach the
@@ -7,53 +7,26 @@ target when holding wins at once.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from importlib import resources
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
-from pathlib import Path
+from pydantic import Field
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from replay.errors import ReplayError, RuleViolation, Violation
-from replay.events import Event, RulesetPin
-from replay.rulesets import content_hash
-
-
-class PigRuleset(BaseModel):
-    """A ruleset pack: every number the rules use, with its source and confidence."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str
-    version: str
-    title: str
-    source: str
-    confidence: str
-    die_faces: int = Field(ge=2)
-    bust_face: int = Field(ge=1)
-    target: int = Field(ge=1)
-
-    @property
-    def content_hash(self) -> str:
-        return content_hash(self.model_dump())
-
-    @property
-    def pin(self) -> RulesetPin:
-        return RulesetPin(id=self.id, version=self.version, content_hash=self.content_hash)
+from replay.contract import Position, Rules
+from replay.driver import replay
+from replay.errors import RuleViolation
+from replay.events import Event
+from replay.packs import Provenanced, RulesPack
+from replay.problems import Location, Problem
 
 
-def load_ruleset(path: Path) -> PigRuleset:
-    try:
-        return PigRuleset.model_validate(json.loads(Path(path).read_text()))
-    except (OSError, ValueError, ValidationError) as exc:
-        raise ReplayError(f"{path}: invalid Pig ruleset: {exc}") from exc
+class PigPack(RulesPack, Provenanced):
+    """Every number the rules use, with its source and confidence."""
 
-
-def standard_ruleset() -> PigRuleset:
-    text = resources.files(__package__).joinpath("rulesets/pig-standard.json").read_text()
-    return PigRuleset.model_validate(json.loads(text))
+    die_faces: int = Field(ge=2, le=1000)
+    bust_face: int = Field(ge=1, le=1000)
+    target: int = Field(ge=1, le=1_000_000)
 
 
 @dataclass
@@ -62,6 +35,8 @@ class PigState:
 
     names: list[str] = field(default_factory=list)
     target: int = 0
+    die_faces: int = 6
+    bust_face: int = 1
     scores: list[int] = field(default_factory=list)
     current: int = 0
     turn_total: int = 0
@@ -71,64 +46,96 @@ class PigState:
     events: int = 0
 
 
-def fold(events: Iterable[Event], ruleset: PigRuleset | None = None) -> PigState:
-    """Replay a Pig game, raising :class:`RuleViolation` at the first illegal event."""
-    rules = ruleset or standard_ruleset()
-    state = PigState()
-    for event in events:
-        _apply(state, event, rules)
-        state.events += 1
-    return state
+RULES = {
+    "pig.start": "A game has at least one seat, numbered 0, 1, 2, ...",
+    "pig.over": "Nothing happens after the game is won.",
+    "pig.turn-order": "Only the player whose turn it is may act.",
+    "pig.die": "A die shows one of its faces.",
+    "pig.claim": "What is written down is what the rules give.",
+    "pig.end": "A game ends when a player reaches the target.",
+}
 
 
-def _violation(state: PigState, event: Event, rule_id: str, rule: str, expected: str, found: str) -> RuleViolation:
+def _problem(state: PigState, event: Event, rule_id: str, expected: str, found: str) -> Problem:
     player = state.names[state.current] if state.names else None
-    return RuleViolation(Violation(event.seq, state.turn or None, player, rule_id, rule, expected, found))
+    return Problem(rule_id, RULES[rule_id], expected, found, Location(seq=event.seq, turn=state.turn or None, player=player))
 
 
-def _apply(state: PigState, event: Event, rules: PigRuleset) -> None:
-    p = event.payload
-    if event.type == "game_started":
-        state.names = [s["name"] for s in p["seats"]]
-        state.target = p["target"]
-        state.scores = [0] * len(state.names)
-        state.turn = 1
-        return
-    if state.ended or (state.winners and event.type != "game_ended"):
-        raise _violation(state, event, "pig.over", "Nothing happens after the game is won.", "no event", event.type)
-    if event.type in ("die_rolled", "held") and p["player"] != state.current:
-        raise _violation(
-            state, event, "pig.turn-order", "Only the player whose turn it is may act.",
-            f"seat {state.current}", f"seat {p['player']}",
-        )
-    if event.type == "die_rolled":
-        face = p["face"]
-        if not 1 <= face <= rules.die_faces:
-            raise _violation(state, event, "pig.die", "A die shows one of its faces.", f"1..{rules.die_faces}", str(face))
-        if face == rules.bust_face:
-            _next_turn(state)
-        else:
-            state.turn_total += face
-    elif event.type == "held":
-        if p["banked"] is not None and p["banked"] != state.turn_total:
-            raise _violation(
-                state, event, "pig.claim", "The banked amount is the turn total.",
-                str(state.turn_total), str(p["banked"]),
-            )
-        state.scores[state.current] += state.turn_total
-        if state.scores[state.current] >= state.target:
-            state.winners = [state.current]
-        else:
-            _next_turn(state)
-    elif event.type == "game_ended":
-        if not state.winners:
-            raise _violation(state, event, "pig.end", "A game ends when a player reaches the target.",
-                             f"a score of {state.target}", f"best {max(state.scores)}")
-        if p["scores"] != state.scores or p["winners"] != state.winners:
-            raise _violation(state, event, "pig.claim", "The recorded result is the replayed one.",
-                             f"scores {state.scores}, winners {state.winners}",
-                             f"scores {p['scores']}, winners {p['winners']}")
-        state.ended = True
+class PigRules(Rules[PigState, PigPack]):
+    def start(self, event: Event, pack: PigPack) -> PigState:
+        p = event.payload
+        seats = sorted(p["seats"], key=lambda s: s["seat"])
+        state = PigState(names=[s["name"] for s in seats], target=p["target"], die_faces=pack.die_faces,
+                         bust_face=pack.bust_face, scores=[0] * len(seats), turn=1, events=1)
+        if [s["seat"] for s in seats] != list(range(len(seats))):
+            raise RuleViolation(_problem(state, event, "pig.start", f"seats 0..{len(seats) - 1}",
+                                         str([s["seat"] for s in p["seats"]])))
+        return state
+
+    def apply(self, state: PigState, event: Event) -> Sequence[Problem]:
+        problems = self._apply(state, event)
+        state.events += 1
+        return problems
+
+    def recover(self, state: PigState, event: Event, problem: Problem) -> Sequence[Problem]:
+        state.events += 1  # the event is skipped, but counted
+        return ()
+
+    def _apply(self, state: PigState, event: Event) -> list[Problem]:
+        p = event.payload
+        if state.ended or (state.winners and event.type != "game_ended"):
+            raise RuleViolation(_problem(state, event, "pig.over", "no event", event.type))
+        if event.type in ("die_rolled", "held") and p["player"] != state.current:
+            raise RuleViolation(_problem(state, event, "pig.turn-order", f"seat {state.current}", f"seat {p['player']}"))
+        if event.type == "die_rolled":
+            face = p["face"]
+            if not 1 <= face <= state.die_faces:
+                raise RuleViolation(_problem(state, event, "pig.die", f"1..{state.die_faces}", str(face)))
+            if face == state.bust_face:
+                _next_turn(state)
+            else:
+                state.turn_total += face
+            return []
+        if event.type == "held":
+            problems = []
+            if p["banked"] is not None and p["banked"] != state.turn_total:
+                problems.append(_problem(state, event, "pig.claim", str(state.turn_total), str(p["banked"])))
+            state.scores[state.current] += state.turn_total
+            if state.scores[state.current] >= state.target:
+                state.winners = [state.current]
+            else:
+                _next_turn(state)
+            return problems
+        if event.type == "game_ended":
+            if not state.winners:
+                raise RuleViolation(_problem(state, event, "pig.end", f"a score of {state.target}",
+                                             f"best {max(state.scores)}"))
+            state.ended = True
+            if p["scores"] != state.scores or p["winners"] != state.winners:
+                return [_problem(state, event, "pig.claim", f"scores {state.scores}, winners {state.winners}",
+                                 f"scores {p['scores']}, winners {p['winners']}")]
+            return []
+        raise RuleViolation(_problem(state, event, "pig.turn-order", "a roll, a hold or the end", event.type))
+
+    def is_over(self, state: PigState) -> bool:
+        return bool(state.winners)
+
+    def position(self, state: PigState, event: Event) -> Position:
+        return Position(turn=state.turn, seat=event.payload.get("player", state.current))
+
+    def legal_actions(self, state: PigState, seat: int) -> Sequence[str]:
+        if state.winners or seat != state.current:
+            return []
+        return ["roll", "hold"]
+
+    def action_of(self, event: Event) -> str | None:
+        return {"die_rolled": "roll", "held": "hold"}.get(event.type)
+
+    def snapshot(self, state: PigState) -> dict[str, Any]:
+        return asdict(state)
+
+    def restore(self, data: dict[str, Any], pack: PigPack) -> PigState:
+        return PigState(**data)
 
 
 def _next_turn(state: PigState) -> None:
@@ -137,9 +144,18 @@ def _next_turn(state: PigState) -> None:
     state.turn += 1
 
 
-def render(state: PigState) -> str:
-    lines = [f"after {state.events} events, turn {state.turn}:"]
-    for seat, (name, score) in enumerate(zip(state.names, state.scores)):
-        mark = "  winner" if seat in state.winners else ""
-        lines.append(f"  {name:<12} {score:>4}{mark}")
-    return "\n".join(lines)
+def fold(events: Iterable[Event]) -> PigState:
+    """Replay a Pig game, raising :class:`RuleViolation` at the first problem (strict)."""
+    from . import GAME
+
+    state = replay(GAME, events, level="raise").state
+    assert state is not None
+    return state
+
+
+def standard_ruleset() -> PigPack:
+    from . import GAME
+
+    pack = GAME.pack("pig-standard")
+    assert isinstance(pack, PigPack)
+    return pack

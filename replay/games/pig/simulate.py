@@ -3,32 +3,32 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from replay.contract import Bots
 from replay.errors import ReplayError
-from replay.events import Event, Provenance, Seat
+from replay.events import Event, EventPayload, Provenance, Seat
 
 from .events import DieRolled, GameEnded, GameStarted, Held
-from .rules import PigRuleset, standard_ruleset
+from .rules import PigPack, standard_ruleset
 
 KIND = "pig"
-
-
 BOTS = ("hold20", "hold25")
 
 
 def simulate_game(
     game_id: str,
-    names: list[str],
+    names: Sequence[str],
     seed: int,
-    bots: tuple[str, ...] = ("hold20",),
-    ruleset: PigRuleset | None = None,
+    bots: Sequence[str] = ("hold20",),
+    ruleset: PigPack | None = None,
 ) -> list[Event]:
     """One complete game; each player holds at the total its bot names (``hold20``: 20 points)
     or when holding wins."""
     rules = ruleset or standard_ruleset()
     unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise ReplayError(f"unknown Pig bot {unknown[0]!r} (choose from {', '.join(BOTS)})")
+    if unknown or not bots:
+        raise ReplayError(f"unknown Pig bot {unknown[0] if unknown else '(none)'!r} (choose from {', '.join(BOTS)})")
     hold = [int(bots[i % len(bots)][4:]) for i in range(len(names))]
     rng = random.Random(seed)
     start = GameStarted(
@@ -39,7 +39,7 @@ def simulate_game(
     )
     events = [Event.create(KIND, game_id, 0, start)]
 
-    def add(payload) -> None:
+    def add(payload: EventPayload) -> None:
         events.append(Event.create(KIND, game_id, len(events), payload))
 
     scores = [0] * len(names)
@@ -61,3 +61,12 @@ def simulate_game(
             add(GameEnded(scores=scores, winners=[player]))
             return events
         player = (player + 1) % len(names)
+
+
+class PigBots(Bots):
+    names = BOTS
+    default = BOTS
+
+    def simulate(self, game_id: str, names: Sequence[str], seed: int, bots: Sequence[str], pack: object) -> list[Event]:
+        assert pack is None or isinstance(pack, PigPack)
+        return simulate_game(game_id, names, seed, bots, pack)

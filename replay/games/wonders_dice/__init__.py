@@ -1,40 +1,36 @@
-"""7 Wonders Dice (Antoine Bauza; Repos Production): rules data, projector, bots."""
+"""7 Wonders Dice (Antoine Bauza; Repos Production): rules data, rules, views, notation,
+derived tables and bots, on the game contract."""
 
-from replay.plugin import GamePlugin
+from replay.contract import Game
 
-from .bots import BOTS
+from .analytics import WondersDiceAnalytics
 from .events import EVENT_TYPES, KIND, GameStarted, game_started_v1_to_v2
-from . import notation, views
-from .audit import audit
-from .explain import headline
-from .projector import RulesetLibrary, fold, states
-from .render import render, show
-from .rules_data import load_ruleset, shipped_rulesets
-from .simulate import simulate_game
+from .notation import WondersDiceNotation
+from .rules import WondersDiceRules
+from .rules_data import Ruleset
+from .simulate import WondersDiceBots, simulate_game
+from .state import GameState
+from .views import WondersDiceViews
 
-PLUGIN = GamePlugin(
-    kind=KIND,
-    title="7 Wonders Dice",
-    event_types=EVENT_TYPES,
-    start_type=GameStarted,
-    end_types=frozenset({"game_ended"}),
-    upcasters=(game_started_v1_to_v2,),
-    fold=fold,
-    render=render,
-    simulate=simulate_game,
-    bots=BOTS,
-    rulesets=shipped_rulesets,
-    load_ruleset=load_ruleset,
-    states=lambda events, rulesets=(): states(events, RulesetLibrary(rulesets) if rulesets else None),
-    state_dict=lambda state: state.to_dict(),
-    show=show,
-    headline=headline,
-    audit=audit,
-    read_notation=notation.read,
-    write_notation=notation.write,
-    derive=views.derive,
-    derived_schemas=views.SCHEMAS,
-    reference_tables=views.reference_tables,
-)
 
-__all__ = ["PLUGIN", "fold", "simulate_game"]
+class WondersDice(Game[GameState, Ruleset]):
+    kind = KIND
+    title = "7 Wonders Dice"
+    players = (2, 7)
+    event_types = EVENT_TYPES
+    start_type = GameStarted
+    end_types = frozenset({"game_ended"})
+    upcasters = (game_started_v1_to_v2,)
+    pack_model = Ruleset
+    default_pack = "7wd-default"
+
+    rules = WondersDiceRules()
+    views = WondersDiceViews()
+    notation = WondersDiceNotation()
+    analytics = WondersDiceAnalytics()
+    bots = WondersDiceBots()
+
+
+GAME = WondersDice()
+
+__all__ = ["GAME", "WondersDice", "simulate_game"]

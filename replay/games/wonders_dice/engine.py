@@ -17,8 +17,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from replay.errors import RuleViolation, Violation
+from replay.errors import RuleViolation
 from replay.events import Event
+from replay.problems import Location, Problem
 
 from .rules_data import Effect, Options, Ruleset
 from .state import GameState, PlayerState
@@ -453,7 +454,8 @@ class _LogChooser(Chooser):
 def fail_for(state: GameState, event: Event, seat: int | None) -> Callable[[str, str, str], RuleViolation]:
     def fail(rule_id: str, expected: str, found: str) -> RuleViolation:
         player = state.players[seat].name if seat is not None and 0 <= seat < len(state.players) else None
-        return RuleViolation(Violation(event.seq, state.turn or None, player, rule_id, RULES[rule_id], expected, found))
+        return RuleViolation(Problem(rule_id, RULES[rule_id], expected, found,
+                                     Location(seq=event.seq, turn=state.turn or None, player=player)))
     return fail
 
 

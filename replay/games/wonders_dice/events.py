@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from replay.events import EventPayload, GameStartedBase, Seat
-from replay.plugin import Payload, upcaster
+from replay.events import Payload, upcaster
 
 from .rules_data import Options
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from replay.diff import changes
 from replay.events import Event
+from replay.narration import narrate as replay_narrate
+from replay.packs import PackLibrary
 
 from .engine import StepKey
-from .projector import RulesetLibrary, states
 
 
 def headline(event: Event, names: list[str]) -> str:
@@ -32,16 +32,8 @@ def headline(event: Event, names: list[str]) -> str:
     return event.type
 
 
-def narrate(events: Iterable[Event], library: RulesetLibrary | None = None) -> Iterator[str]:
+def narrate(events: Iterable[Event], library: PackLibrary | None = None) -> Iterator[str]:
     """For every event: its headline, each change to the table, and the state hash after it."""
-    before = None
-    names: list[str] = []
-    for event, state in states(events, library):
-        names = [pl.name for pl in state.players]
-        after = state.to_dict()
-        yield f"{event.seq:>4} {headline(event, names)}"
-        if before is not None:
-            for line in changes(before, after):
-                yield f"       {line}"
-        yield f"       hash {state.state_hash()[:16]}"
-        before = after
+    from . import GAME
+
+    return replay_narrate(GAME, events, library)

@@ -26,8 +26,10 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from replay.contract import Notation
 from replay.events import Event
 from replay.notation import TAG, Collector, Parsed, escape, strip_comment, unescape
+from replay.problems import Level
 
 from .events import KIND
 from .rules_data import Options
@@ -44,10 +46,10 @@ def _colour(die: str) -> str:
     return "grey" if die.startswith("grey") else die
 
 
-def read(text: str, strict: bool = False, source: str = "") -> Parsed:
-    """Events from notation. Lenient: every problem collected; strict: NotationError at the first."""
+def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
+    """Events from notation. ``collect``: every problem gathered; ``raise``: NotationError at the first."""
     out = Parsed()
-    problems = Collector(strict, source)
+    problems = Collector(level, source)
     tags: dict[str, str] = {}
     seats: list[dict[str, Any]] = []
     body: list[tuple[int, str]] = []
@@ -336,3 +338,11 @@ def _step_text(s: dict[str, Any]) -> str:
         return f"bonus {s['slot']}"
     where = f"{s['building']}/{s['lane']}/{s['space']}"
     return f"build {s['die']} {where}" if kind == "build" else f"cross {where}"
+
+
+class WondersDiceNotation(Notation):
+    def read(self, text: str, level: Level = "collect", source: str = "") -> Parsed:
+        return read(text, level, source)
+
+    def write(self, events: Iterable[Event]) -> str:
+        return write(events)

@@ -5,53 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from replay.driver import Replay, replay
 from replay.errors import ReplayError
 from replay.events import Event
+from replay.packs import PackLibrary
+from replay.problems import Problem
 
 from .engine import Chooser, Outcome, _LogChooser, fail_for, new_state, resolve
-from .rules_data import Options, Ruleset, RulesetError, shipped_rulesets
+from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState
 
 
-class RulesetLibrary:
-    """Packs a game may pin: the shipped ones plus any the user passes with ``--ruleset``."""
-
-    def __init__(self, extra: Iterable[Ruleset] = ()) -> None:
-        self._packs: dict[tuple[str, str, str], Ruleset] = {}
-        for pack in list(shipped_rulesets().values()) + list(extra):
-            self.add(pack)
-
-    def add(self, pack: Ruleset) -> None:
-        self._packs[(pack.id, pack.version, pack.content_hash)] = pack
-
-    def find(self, pin: dict[str, Any]) -> Ruleset:
-        key = (pin["id"], pin["version"], pin["content_hash"])
-        pack = self._packs.get(key)
-        if pack is not None:
-            return pack
-        same = [p for (i, v, _), p in self._packs.items() if i == pin["id"] and v == pin["version"]]
-        hint = (f"; the available {pin['id']} {pin['version']} has {same[0].content_hash} (its data changed)"
-                if same else "")
-        raise RulesetError(
-            f"the game pins ruleset {pin['id']} {pin['version']} ({pin['content_hash']}), which is not available"
-            f"{hint}; pass the pack it was played under with --ruleset FILE"
-        )
-
-
-_default_library: RulesetLibrary | None = None
-
-
-def default_library() -> RulesetLibrary:
-    global _default_library
-    if _default_library is None:
-        _default_library = RulesetLibrary()
-    return _default_library
-
-
-def start_state(event: Event, library: RulesetLibrary | None = None) -> GameState:
+def start_state(event: Event, rules: Ruleset) -> GameState:
+    """The table after the start event, under the pack it pins; RuleViolation if unplayable."""
     p = event.payload
-    rules = (library or default_library()).find(p["ruleset"])
     options = Options.model_validate(p.get("options") or {})
     state = new_state(rules, options, [{"seat": -1, "name": "", "city": next(iter(rules.city))}])
     fail = fail_for(state, event, None)
@@ -68,25 +36,28 @@ def start_state(event: Event, library: RulesetLibrary | None = None) -> GameStat
     return state
 
 
-def apply(state: GameState, event: Event) -> None:
-    """Apply one event (after the first) in place, or raise RuleViolation."""
+def apply(state: GameState, event: Event) -> list[Problem]:
+    """Apply one event (after the first) in place; RuleViolation if it is illegal (then nothing
+    changed). Returns the claims it writes down wrongly (the rules' values stand)."""
     p = event.payload
     t = event.type
     seat = p.get("player") if t == "action_taken" else None
     fail = fail_for(state, event, seat)
+    problems: list[Problem] = []
     if t == "dice_rolled":
         _roll(state, p, fail)
     elif t == "action_taken":
-        _action(state, p, event, fail)
+        problems = _action(state, p, event, fail)
     elif t == "special_die_swapped":
         _swap(state, p, fail)
     elif t == "turn_ended":
         _turn_end(state, p, fail)
     elif t == "game_ended":
-        _game_end(state, p, fail)
+        problems = _game_end(state, p, fail)
     else:
         raise fail("turn.order", "a 7 Wonders Dice event", t)
     state.seq = event.seq
+    return problems
 
 
 def _expect_phase(state: GameState, phase: str, what: str, fail) -> None:
@@ -128,17 +99,34 @@ def _roll(state: GameState, p: dict[str, Any], fail) -> None:
         pl.this_turn.clear()
 
 
-def _action(state: GameState, p: dict[str, Any], event: Event, fail, in_seat_order: bool = True) -> None:
+def _action(state: GameState, p: dict[str, Any], event: Event, fail, in_seat_order: bool = True) -> list[Problem]:
     chooser = _LogChooser(p["steps"], fail)
     outcome = act(state, p["player"], p["turn"], chooser, fail, in_seat_order)
     if chooser.i < len(chooser.steps):
-        raise fail("effect.choice", "no further step: the action was complete", str(chooser.steps[chooser.i]))
+        # the action as far as it went was complete and stands; what follows it is reported
+        return [fail("effect.choice", "no further step: the action was complete", str(chooser.steps[chooser.i])).problem]
     claims = p.get("claims")
-    if claims:
-        player = state.players[p["player"]]
-        for key, actual in (("paid", outcome.paid), ("vp", outcome.vp), ("coins", player.coins)):
-            if claims.get(key) is not None and claims[key] != actual:
-                raise fail(f"claim.{key}", str(actual), str(claims[key]))
+    if not claims:
+        return []
+    return _check_claims(state, p["player"], claims, outcome, fail)
+
+
+def _check_claims(state: GameState, seat: int, claims: dict[str, Any], outcome: Outcome, fail) -> list[Problem]:
+    """What the player wrote down against what the rules give. After one mistake a sheet's
+    coins stay off by the same amount: each new offset is reported once per player."""
+    problems = []
+    player = state.players[seat]
+    for key, actual in (("paid", outcome.paid), ("vp", outcome.vp), ("coins", player.coins)):
+        claimed = claims.get(key)
+        if claimed is None or claimed == actual:
+            continue
+        if key == "coins":
+            offset = claimed - actual
+            if state.coin_offsets.get(seat) == offset:
+                continue
+            state.coin_offsets[seat] = offset
+        problems.append(fail(f"claim.{key}", str(actual), str(claimed)).problem)
+    return problems
 
 
 def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail, in_seat_order: bool = True) -> Outcome:
@@ -235,7 +223,7 @@ def _settle_agora(state: GameState) -> None:
         pl.vp["agora"] = pl.vp.get("agora", 0) + state.rules.start.agora_first_bonus
 
 
-def _game_end(state: GameState, p: dict[str, Any], fail) -> None:
+def _game_end(state: GameState, p: dict[str, Any], fail) -> list[Problem]:
     if state.phase != "over":
         if state.phase == "roll":
             raise fail("end.trigger", "more turns: no final turn was reached" if state.final_turn is None
@@ -246,10 +234,11 @@ def _game_end(state: GameState, p: dict[str, Any], fail) -> None:
     # a sheet may give only totals: empty categories are not a claim
     unclaimed = {s["seat"] for s in p["scores"] if not s["categories"]}
     compared = {**result, "scores": [{**s, "categories": {}} if s["seat"] in unclaimed else s for s in result["scores"]]}
-    if _normal(claimed) != _normal(compared):
-        raise fail("claim.score", _describe(result), _describe(claimed))
     state.result = result
     state.phase = "ended"
+    if _normal(claimed) != _normal(compared):
+        return [fail("claim.score", _describe(result), _describe(claimed)).problem]
+    return []
 
 
 def _normal(r: dict[str, Any]) -> Any:
@@ -262,22 +251,21 @@ def _describe(r: dict[str, Any]) -> str:
     return f"{scores}; winners {r['winners']} ({r['tie_break']})"
 
 
-def fold(events: Iterable[Event], library: RulesetLibrary | None = None) -> GameState:
-    """Replay a whole game with every check; the state after the last event."""
-    state: GameState | None = None
-    for _, state in states(events, library):
-        pass
+def fold(events: Iterable[Event], library: PackLibrary | None = None) -> GameState:
+    """Replay a whole game, stopping at the first problem (strict); the state after the last event."""
+    from . import GAME
+
+    state = replay(GAME, events, library, level="raise").state
     if state is None:
         raise ReplayError("no events to replay")
     return state
 
 
-def states(events: Iterable[Event], library: RulesetLibrary | None = None) -> Iterator[tuple[Event, GameState]]:
-    """(event, state after it) for every event; the state object is reused: copy what you keep."""
-    state: GameState | None = None
+def states(events: Iterable[Event], library: PackLibrary | None = None) -> Iterator[tuple[Event, GameState]]:
+    """(event, state after it) for every event, strictly; the state object is reused: copy what you keep."""
+    from . import GAME
+
+    r: Replay[GameState] = Replay(GAME, library, level="raise")
     for event in events:
-        if state is None:
-            state = start_state(event, library)
-        else:
-            apply(state, event)
-        yield event, state
+        step = r.push(event)
+        yield event, step.state

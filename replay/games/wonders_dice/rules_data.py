@@ -12,33 +12,20 @@ so a new board needs data only.
 
 from __future__ import annotations
 
-import json
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
-from replay.errors import ReplayError
-from replay.events import RulesetPin
-from replay.rulesets import content_hash
+from replay.errors import PackError
+from replay.packs import PackPart, Provenanced, RulesPack, load_pack, parse_pack, shipped_packs
 
-Confidence = Literal["high", "medium", "low"]
 COLOURS = ("grey", "red", "blue", "yellow", "green", "black", "white", "purple")
 SPECIAL = ("black", "white", "purple")
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Provenanced(_Strict):
-    source: str = ""
-    confidence: Confidence = "low"
-
-
-class Effect(_Strict):
+class Effect(PackPart):
     """One icon of the Player Aid, with its parameters.
 
     ==================  ==========================================================
@@ -90,14 +77,14 @@ class Effect(_Strict):
         return self
 
 
-class Space(_Strict):
+class Space(PackPart):
     id: str
     cost: int = Field(ge=0, le=6, description="resources needed; each missing one costs a coin")
     effects: tuple[Effect, ...] = ()
     leader: bool = False
 
 
-class Lane(_Strict):
+class Lane(PackPart):
     """Spaces reached by one die symbol, in the order of the arrow (any order if not ``ordered``)."""
 
     symbol: str
@@ -143,7 +130,7 @@ class Building(Provenanced):
         return {lane.symbol: lane for lane in self.lanes}
 
 
-class Face(_Strict):
+class Face(PackPart):
     """A die face: the lane symbols it reaches (in buildings of its die's colour), or, for the
     black die, any lane of buildings of ``colours``; a purple face names the building compared."""
 
@@ -165,7 +152,7 @@ class City(Provenanced):
     overrides: tuple[Building, ...] = Field(default=(), description="buildings that differ on this board")
 
 
-class Options(_Strict):
+class Options(PackPart):
     """Rulings where the texts are silent (docs/7-wonders-dice.md says why each default)."""
 
     resolution: Literal["simultaneous", "seat_order"] = "simultaneous"
@@ -189,10 +176,7 @@ class BonusSlots(Provenanced):
     slots: tuple[tuple[Effect, ...], ...] = Field(min_length=1)
 
 
-class Ruleset(_Strict):
-    id: str
-    version: str
-    title: str
+class Ruleset(RulesPack):
     notes: str = ""
     start: Start
     dice: tuple[Die, ...]
@@ -266,74 +250,23 @@ class Ruleset(_Strict):
     def _boards(self) -> dict[str, dict[str, Building]]:
         return {}
 
-    @cached_property
-    def content_hash(self) -> str:
-        return content_hash(self.model_dump(mode="json"))
 
-    @property
-    def pin(self) -> RulesetPin:
-        return RulesetPin(id=self.id, version=self.version, content_hash=self.content_hash)
-
-
-class RulesetError(ReplayError):
-    """A ruleset pack failed validation; the message names the file and the path inside it."""
+RulesetError = PackError
+"""A pack failed validation (the message names the file and the path inside it) or is missing."""
 
 
 def parse_ruleset(text: str, source: str) -> Ruleset:
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RulesetError(f"{source}: line {exc.lineno} column {exc.colno}: malformed JSON: {exc.msg}") from exc
-    try:
-        return Ruleset.model_validate(raw)
-    except ValidationError as exc:
-        lines = []
-        for err in exc.errors(include_url=False):
-            path = _readable_path(raw, err["loc"])
-            lines.append(f"{source}: {path}: {err['msg']}")
-        raise RulesetError("invalid ruleset pack:\n  " + "\n  ".join(lines)) from exc
-
-
-def _readable_path(raw: object, loc: tuple) -> str:
-    """``buildings[2](agora).spaces[4](r1c1).cost`` rather than bare indices."""
-    parts, node = [], raw
-    for key in loc:
-        if isinstance(key, int) and isinstance(node, list):
-            node = node[key] if key < len(node) else None
-            label = node.get("id") or node.get("colour") or node.get("symbol") if isinstance(node, dict) else None
-            parts[-1] = parts[-1] + f"[{key}]" + (f"({label})" if label else "") if parts else f"[{key}]"
-        else:
-            node = node.get(key) if isinstance(node, dict) else None
-            parts.append(str(key))
-    return ".".join(parts) or "(top)"
+    return parse_pack(Ruleset, text, source)
 
 
 def load_ruleset(path: Path | str) -> Ruleset:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesetError(f"{path}: cannot read: {exc.strerror}") from exc
-    return parse_ruleset(text, str(path))
+    return load_pack(Ruleset, path)
 
 
 def shipped_rulesets() -> dict[str, Ruleset]:
     """Packs shipped with the package, by file stem."""
-    out = {}
-    for entry in resources.files(__package__).joinpath("rulesets").iterdir():
-        if entry.name.endswith(".json"):
-            out[entry.name[:-5]] = parse_ruleset(entry.read_text(encoding="utf-8"), f"rulesets/{entry.name}")
-    return out
+    return shipped_packs(Ruleset, __package__ or "replay.games.wonders_dice")
 
 
 def default_ruleset() -> Ruleset:
-    return _default()
-
-
-_cache: dict[str, Ruleset] = {}
-
-
-def _default() -> Ruleset:
-    if "default" not in _cache:
-        _cache["default"] = shipped_rulesets()["7wd-default"]
-    return _cache["default"]
+    return shipped_rulesets()["7wd-default"]

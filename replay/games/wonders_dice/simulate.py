@@ -8,15 +8,18 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from replay.contract import Bots, Position
+from replay.driver import Replay
 from replay.errors import ReplayError
 from replay.events import Event
 
 from .bots import BOTS, GreedyBot, RandomBot
 from .engine import Chooser, fail_for
 from .events import KIND
-from .projector import RulesetLibrary, act, apply, start_state
+from .projector import act
 from .rules_data import Options, Ruleset, default_ruleset
 from .scoring import final_scores
+from .state import GameState
 
 MAX_TURNS = 200
 
@@ -39,25 +42,29 @@ def simulate_game(
     for b in bots:
         if b not in BOTS:
             raise ReplayError(f"unknown bot {b!r} (choose from {', '.join(BOTS)})")
+    from . import GAME
+
     rng = random.Random(seed)
     n = len(names)
     cities = rng.sample(sorted(rules.city), n)
     seat_bots = [bots[i % len(bots)] for i in range(n)]
     events: list[Event] = []
+    replay: Replay[GameState] = Replay(GAME, GAME.library(extra=[rules]), level="raise")
 
     def emit(type_: str, version: int, payload: dict[str, Any]) -> Event:
         e = Event(game_id, len(events), KIND, type_, version, payload)
         events.append(e)
         return e
 
-    start = emit("game_started", 2, {
+    replay.push(emit("game_started", 2, {
         "ruleset": {"id": rules.id, "version": rules.version, "content_hash": rules.content_hash},
         "seats": [{"seat": i, "name": names[i], "city": cities[i]} for i in range(n)],
         "provenance": {"source": "simulated", "detail": f"seed={seed} bots={','.join(seat_bots)}"},
         "options": opts.model_dump(mode="json"),
         "tags": {},
-    })
-    state = start_state(start, RulesetLibrary([rules]) if ruleset is not None else None)
+    }))
+    state = replay.state
+    assert state is not None
     choosers: list[Chooser] = [
         GreedyBot(rng, state, i) if b == "greedy" else RandomBot(rng) for i, b in enumerate(seat_bots)
     ]
@@ -68,18 +75,27 @@ def simulate_game(
         turn = state.turn + 1
         dice = [{"id": d, "colour": c, "face": rng.choice(rules.die[c].faces).face, "section": rng.randrange(sections)}
                 for d, c in state.forum.items()]
-        apply(state, emit("dice_rolled", 1, {"turn": turn, "dice": dice}))
+        replay.push(emit("dice_rolled", 1, {"turn": turn, "dice": dice}))
         for seat in range(n):
-            fail = fail_for(state, events[-1], seat)
-            outcome = act(state, seat, turn, choosers[seat], fail)
-            state.seq = emit("action_taken", 1, {
+            # the bot's choices are resolved on the table as they are made: the event records them
+            outcome = act(state, seat, turn, choosers[seat], fail_for(state, events[-1], seat))
+            action = emit("action_taken", 1, {
                 "turn": turn, "player": seat, "steps": [_step_dict(s) for s in outcome.steps],
                 "claims": {"paid": outcome.paid, "vp": outcome.vp, "coins": state.players[seat].coins},
-            }).seq
+            })
+            state.seq = action.seq
+            replay.push_applied(action, Position(turn=turn, seat=seat))
         for die in list(state.pending_swaps):
             greys = [d for d, c in state.forum.items() if c == "grey"]
-            apply(state, emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
-        apply(state, emit("turn_ended", 1, {"turn": turn}))
-    result = final_scores(state)
-    apply(state, emit("game_ended", 1, result))
+            replay.push(emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
+        replay.push(emit("turn_ended", 1, {"turn": turn}))
+    replay.push(emit("game_ended", 1, final_scores(state)))
     return events
+
+
+class WondersDiceBots(Bots):
+    names = BOTS
+    default = ("greedy", "random")
+
+    def simulate(self, game_id: str, names: Sequence[str], seed: int, bots: Sequence[str], pack: Any) -> list[Event]:
+        return simulate_game(game_id, names, seed, bots, pack)

@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.rulesets import canonical_json
+from replay.canonical import canonical_json
 
 from .rules_data import Building, Options, Ruleset
 
@@ -94,6 +94,8 @@ class GameState:
     agora_completers: list[int] = field(default_factory=list)
     seq: int = -1
     result: dict[str, Any] | None = None
+    coin_offsets: dict[int, int] = field(default_factory=dict)
+    """Audit memory: by how much each player's written coins were last found off (reported once)."""
 
     def neighbours(self, seat: int) -> tuple[int, int]:
         """(left, right): seats are clockwise, so the next seat is on your left."""

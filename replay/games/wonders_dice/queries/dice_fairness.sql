@@ -1,16 +1,16 @@
 -- question: Are the dice fair? Face counts per colour against the die's faces, and Forum sections against uniform, with a chi-square statistic (above critical_5pct: unlikely at the 5% level).
 -- columns: test, colour, rolls, categories, chi_square, dof, critical_5pct
 WITH faces AS (
-    SELECT colour, face, count(*) AS n FROM dice GROUP BY ALL
+    SELECT colour, face, count(*) AS n FROM wonders_dice.dice GROUP BY ALL
 ), face_test AS (
     SELECT 'faces' AS test, f.colour, sum(f.n) AS rolls, count(*) AS categories,
            sum(power(f.n - t.total * s.sides / 6.0, 2) / (t.total * s.sides / 6.0)) AS chi_square
     FROM faces f
-    JOIN dice_faces s ON s.colour = f.colour AND s.face = f.face
+    JOIN wonders_dice.dice_faces s ON s.colour = f.colour AND s.face = f.face
     JOIN (SELECT colour, sum(n) AS total FROM faces GROUP BY colour) t ON t.colour = f.colour
     GROUP BY f.colour
 ), sections AS (
-    SELECT section, count(*) AS n FROM dice GROUP BY ALL
+    SELECT section, count(*) AS n FROM wonders_dice.dice GROUP BY ALL
 ), section_test AS (
     SELECT 'sections' AS test, 'all' AS colour, sum(n) AS rolls, count(*) AS categories,
            sum(power(n - (SELECT sum(n) FROM sections) / 4.0, 2) / ((SELECT sum(n) FROM sections) / 4.0)) AS chi_square

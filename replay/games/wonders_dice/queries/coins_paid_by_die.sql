@@ -6,7 +6,7 @@ SELECT colour, section,
        round(avg(die_cost), 3) AS avg_die_cost,
        round(avg(construction_coins), 3) AS avg_construction_coins,
        round(avg(paid), 3) AS avg_paid
-FROM actions
+FROM wonders_dice.actions
 WHERE kind = 'build'
 GROUP BY colour, section
 ORDER BY colour, section;

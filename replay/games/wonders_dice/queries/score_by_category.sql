@@ -2,7 +2,7 @@
 -- columns: players, category, avg_vp, share_of_total
 WITH long AS (
     UNPIVOT (SELECT players, vp_warehouse, vp_military, vp_agora, vp_market, vp_university, vp_guild,
-                    vp_gallery, vp_wonder, vp_bonus FROM players)
+                    vp_gallery, vp_wonder, vp_bonus FROM wonders_dice.players)
     ON COLUMNS('^vp_') INTO NAME category VALUE vp
 )
 SELECT players,

@@ -4,7 +4,7 @@
 WITH first_building AS (
     -- at the earliest turn a player has a complete building: the first of them by name
     SELECT game_id, seat, list_sort(arg_min(completed, turn))[1] AS building
-    FROM turn_states
+    FROM wonders_dice.turn_states
     WHERE len(completed) > 0
     GROUP BY game_id, seat
 )
@@ -13,7 +13,7 @@ SELECT fb.building AS first_completed,
        sum(CASE WHEN p.won THEN 1 ELSE 0 END) AS wins,
        round(avg(CASE WHEN p.won THEN 1.0 ELSE 0.0 END), 4) AS win_rate
 FROM first_building fb
-JOIN players p ON p.game_id = fb.game_id AND p.seat = fb.seat
+JOIN wonders_dice.players p ON p.game_id = fb.game_id AND p.seat = fb.seat
 GROUP BY fb.building
 HAVING count(*) >= $min_players
 ORDER BY win_rate DESC, first_completed;

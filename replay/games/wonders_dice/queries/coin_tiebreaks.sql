@@ -6,5 +6,6 @@ SELECT players,
        sum(CASE WHEN tie_break = 'shared' THEN 1 ELSE 0 END) AS shared,
        round(avg(CASE WHEN tie_break <> 'none' THEN 1.0 ELSE 0.0 END), 4) AS tie_rate
 FROM games
+WHERE kind = '7wonders-dice' AND status = 'finished'
 GROUP BY players
 ORDER BY players;

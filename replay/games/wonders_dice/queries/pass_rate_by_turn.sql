@@ -5,7 +5,7 @@ SELECT turn,
        count(*) AS actions,
        sum(CASE WHEN kind = 'pass' THEN 1 ELSE 0 END) AS passes,
        round(avg(CASE WHEN kind = 'pass' THEN 1.0 ELSE 0.0 END), 4) AS pass_rate
-FROM actions
+FROM wonders_dice.actions
 WHERE turn <= $max_turn
 GROUP BY turn
 ORDER BY turn;

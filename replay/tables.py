@@ -8,16 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import click
-
 FORMATS = ("table", "json", "csv")
-
-
-def format_option(default: str = "table", choices: Sequence[str] = FORMATS):
-    return click.option(
-        "--format", "fmt", type=click.Choice(list(choices)), default=default, show_default=True,
-        help="table for people; json or csv for other tools",
-    )
 
 
 def _cell(value: Any) -> str:
@@ -32,7 +23,7 @@ def _cell(value: Any) -> str:
 
 def render(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str, max_width: int = 80) -> str:
     if fmt == "json":
-        return json.dumps([{c: r.get(c) for c in columns} for r in rows], indent=2, ensure_ascii=False) + "\n"
+        return json.dumps([{c: r.get(c) for c in columns} for r in rows], indent=2, ensure_ascii=False, default=str) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
@@ -43,7 +34,7 @@ def render(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str, max
     cells = [[_cell(r.get(c)) for c in columns] for r in rows]
     cells = [[v if len(v) <= max_width else v[: max_width - 1] + "…" for v in row] for row in cells]
     widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
-    numeric = [all(_is_number(r.get(c)) for r in rows) and rows for c in columns]
+    numeric = [bool(rows) and all(_is_number(r.get(c)) for r in rows) for c in columns]
     lines = ["  ".join(c.ljust(w) if not n else c.rjust(w) for c, w, n in zip(columns, widths, numeric)).rstrip()]
     for row in cells:
         lines.append("  ".join(v.rjust(w) if n else v.ljust(w) for v, w, n in zip(row, widths, numeric)).rstrip())

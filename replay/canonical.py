@@ -1,4 +1,8 @@
-"""Content hashes for rules data, so a game log can pin exactly what it was played under."""
+"""Canonical JSON: one byte string per value, so equal data hashes equally on any machine.
+
+Used for content hashes of rules packs, the hash chain of stored events, manifest
+checksums and state hashes.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,70 @@
+"""The tables every game kind has: ``games`` and ``players``, so one query spans an archive.
+
+They come from the same replay as a game's own tables, through the game's views
+(its result: winners, scores by category) and the replay (pack, seats, problems,
+positions), never from the events' claims.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+
+from ..contract import Observer, Step
+from ..driver import Replay
+
+GAMES = pa.schema([
+    ("kind", pa.string()), ("game_id", pa.string()), ("pack_id", pa.string()), ("pack_version", pa.string()),
+    ("pack_hash", pa.string()), ("players", pa.int32()), ("names", pa.list_(pa.string())),
+    ("winners", pa.list_(pa.int32())), ("winner_names", pa.list_(pa.string())), ("scores", pa.list_(pa.int64())),
+    ("top_score", pa.int64()), ("tie_break", pa.string()), ("turns", pa.int32()), ("events", pa.int32()),
+    ("status", pa.string()), ("problems", pa.int32()), ("first_problem", pa.string()),
+])
+PLAYERS = pa.schema([
+    ("kind", pa.string()), ("game_id", pa.string()), ("seat", pa.int32()), ("name", pa.string()),
+    ("players", pa.int32()), ("total", pa.int64()), ("rank", pa.int32()), ("won", pa.bool_()),
+    ("finished", pa.bool_()), ("categories", pa.map_(pa.string(), pa.int64())),
+])
+CORE_TABLES: dict[str, pa.Schema] = {"games": GAMES, "players": PLAYERS}
+
+
+class CoreRows(Observer):
+    """The ``games`` row and the ``players`` rows of one game, gathered during its replay."""
+
+    def __init__(self, replay: Replay[Any], ended: bool) -> None:
+        self.replay = replay
+        self.ended = ended
+        self.turns = 0
+        self.events = 0
+        self.out: dict[str, list[dict[str, Any]]] = {"games": [], "players": []}
+
+    def after(self, step: Step) -> None:
+        self.events += 1
+        if step.position.turn is not None and step.position.turn > self.turns:
+            self.turns = step.position.turn
+
+    def finish(self, state: Any) -> None:
+        r, game = self.replay, self.replay.game
+        result = game.views.result(state) if state is not None else None
+        names, kind, game_id = r.names, game.kind, r.game_id
+        scores = sorted(result.scores, key=lambda s: s.seat) if result else []
+        winners = list(result.winners) if result else []
+        pack = r.pack
+        self.out["games"].append({
+            "kind": kind, "game_id": game_id,
+            "pack_id": pack.id if pack else None, "pack_version": pack.version if pack else None,
+            "pack_hash": pack.content_hash if pack else None, "players": len(names), "names": names,
+            "winners": winners, "winner_names": [names[w] for w in winners if 0 <= w < len(names)],
+            "scores": [s.total for s in scores], "top_score": max((s.total for s in scores), default=None),
+            "tie_break": result.tie_break if result else None, "turns": self.turns, "events": self.events,
+            "status": "finished" if self.ended else "in progress", "problems": len(r.problems),
+            "first_problem": r.problems[0].rule_id if r.problems else None,
+        })
+        for s in scores:
+            self.out["players"].append({
+                "kind": kind, "game_id": game_id, "seat": s.seat,
+                "name": names[s.seat] if 0 <= s.seat < len(names) else None, "players": len(names),
+                "total": s.total, "rank": s.rank, "won": s.won, "finished": self.ended,
+                "categories": list(s.categories.items()),
+            })

@@ -1,0 +1,212 @@
+"""The one replay driver: each event applied once, each step handed to observers.
+
+Every command that needs the state of a game (audit, show, step, diff, derived
+tables, narration, simulation) replays it through :class:`Replay`, and sees it
+through :class:`replay.contract.Observer` objects (python-chess's one reader
+with many visitors is the model).
+
+A replay is lenient by default (level ``collect``): a problem is recorded where
+it occurs and the game goes on (an illegal event changes nothing; a wrong claim
+yields to the rules' value), so every event of a disputed game can be reached.
+At level ``raise`` it stops at the first problem; at ``ignore`` problems are
+dropped. Even a bug in a game's rules does not escape as a traceback: it becomes
+a ``replay.internal`` problem at the event that set it off.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Generic, TypeVar
+
+from .contract import NO_POSITION, Game, Observer, Position, Step
+from .errors import ReplayError, RuleViolation
+from .events import Event
+from .packs import PackLibrary, RulesPack
+from .problems import Level, Location, Problem
+
+S = TypeVar("S")
+
+
+class Replay(Generic[S]):
+    """One game replayed through its rules. Feed it events with :meth:`push` or :meth:`run`."""
+
+    def __init__(
+        self,
+        game: Game[S, Any],
+        library: PackLibrary | None = None,
+        *,
+        level: Level = "collect",
+        observers: Sequence[Observer] = (),
+        source: str | None = None,
+        lines: Mapping[int, int] | None = None,
+    ) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.library = library if library is not None else game.library()
+        self.level = level
+        self.observers: list[Observer] = []
+        self._before: list[Observer] = []
+        self.observe(*observers)
+        self.source = source
+        self.lines = lines or {}
+        self.state: S | None = None
+        self.game_id = ""
+        self.pack: RulesPack | None = None
+        self.names: list[str] = []
+        self.problems: list[Problem] = []
+        self.index = -1
+        """Index of the last event pushed (events are counted from 0, the start event)."""
+        self.unplayable: Problem | None = None
+        """Set when the start event cannot be played: nothing after it can be replayed."""
+
+    def observe(self, *observers: Observer) -> Replay[S]:
+        """Add observers (they see the steps from now on)."""
+        self.observers.extend(observers)
+        self._before = [o for o in self.observers if type(o).before is not Observer.before]
+        return self
+
+    # ------------------------------------------------------------------ feeding events
+
+    def run(self, events: Iterable[Event]) -> Replay[S]:
+        for event in events:
+            self.push(event)
+        return self
+
+    def push(self, event: Event) -> Step:
+        """Apply one event; returns its step (``state`` None once the game is unplayable)."""
+        self.index += 1
+        if self.index == 0:
+            return self._start(event)
+        state = self.state
+        if state is None:
+            return Step(self.index, event, NO_POSITION, (), None)
+        for observer in self._before:
+            observer.before(state, event)
+        position = NO_POSITION
+        refused = False
+        try:
+            position = self.rules.position(state, event)
+            found: Sequence[Problem] = self.rules.apply(state, event)
+        except RuleViolation as violation:
+            refused = True
+            found = [violation.problem, *self._recover(state, event, violation.problem)]
+        except ReplayError:
+            raise
+        except Exception as exc:  # a bug in the game's rules: a problem here, never a traceback
+            refused = True
+            found = [_internal(event, exc)]
+        step = Step(self.index, event, position, self._record(found, event) if found else (), state, refused)
+        for observer in self.observers:
+            observer.after(step)
+        return step
+
+    def push_applied(self, event: Event, position: Position = NO_POSITION) -> Step:
+        """Record an event the caller has already applied to the state.
+
+        A simulation resolves an action on the table as its bot makes each choice; the
+        event it then writes records those choices. Observers see the step like any
+        other (``before`` is not called: the state has already moved on).
+        """
+        self.index += 1
+        step = Step(self.index, event, position, (), self.state)
+        for observer in self.observers:
+            observer.after(step)
+        return step
+
+    def finish(self) -> S | None:
+        """Tell the observers the replay is over; the final state."""
+        for observer in self.observers:
+            observer.finish(self.state)
+        return self.state
+
+    # ------------------------------------------------------------------ resuming
+
+    @classmethod
+    def resume(cls, game: Game[S, Any], pack: RulesPack, state: S, index: int, names: Sequence[str],
+               **options: Any) -> Replay[S]:
+        """A replay that continues after event ``index`` from ``state`` (restored from a snapshot)."""
+        replay = cls(game, **options)
+        replay.state, replay.pack, replay.index, replay.names = state, pack, index, list(names)
+        return replay
+
+    # ------------------------------------------------------------------ inside
+
+    def _start(self, event: Event) -> Step:
+        self.game_id = event.game_id
+        start_type = self.game.start_type.event_type
+        found: list[Problem] = []
+        if event.type != start_type:
+            found.append(Problem("replay.start", f"A {self.game.title} game begins with its {start_type} event.",
+                                 start_type, event.type, Location(seq=event.seq)))
+        else:
+            self.pack = self.library.find(event.payload["ruleset"])
+            self.names = [s["name"] for s in sorted(event.payload["seats"], key=lambda s: s["seat"])]
+            try:
+                self.state = self.rules.start(event, self.pack)
+            except RuleViolation as refused:
+                found.append(refused.problem)
+            except ReplayError:
+                raise
+            except Exception as exc:
+                found.append(_internal(event, exc))
+        problems = self._record(found, event) if found else ()
+        if self.state is None:
+            self.unplayable = problems[0] if problems else None
+            return Step(0, event, NO_POSITION, problems, None)
+        step = Step(0, event, NO_POSITION, problems, self.state)
+        for observer in self.observers:
+            observer.after(step)
+        return step
+
+    def _recover(self, state: S, event: Event, problem: Problem) -> Sequence[Problem]:
+        if self.level == "raise":
+            return ()
+        try:
+            return self.rules.recover(state, event, problem)
+        except RuleViolation as refused:
+            return [refused.problem]
+        except Exception as exc:
+            return [_internal(event, exc)]
+
+    def _record(self, found: Sequence[Problem], event: Event) -> tuple[Problem, ...]:
+        views = self.game.views
+        located = tuple(
+            replace(p, where=replace(p.where, source=p.where.source or self.source,
+                                     line=p.where.line if p.where.line is not None else self.lines.get(event.seq),
+                                     seq=p.where.seq if p.where.seq is not None else event.seq),
+                    explanation=p.explanation or views.explain(p))
+            for p in found
+        )
+        if self.level == "raise":
+            raise RuleViolation(located[0])
+        if self.level == "collect":
+            self.problems.extend(located)
+            return located
+        return ()
+
+
+def _internal(event: Event, exc: Exception) -> Problem:
+    return Problem("replay.internal", "The game's rules failed on this event; this is a bug in replay.",
+                   "a legal or an illegal event", f"{type(exc).__name__}: {exc}", Location(seq=event.seq))
+
+
+def replay(game: Game[S, Any], events: Iterable[Event], library: PackLibrary | None = None, *,
+           level: Level = "collect", observers: Sequence[Observer] = (), source: str | None = None,
+           lines: Mapping[int, int] | None = None) -> Replay[S]:
+    """Replay a whole game and tell the observers it is over."""
+    r = Replay(game, library, level=level, observers=observers, source=source, lines=lines).run(events)
+    r.finish()
+    return r
+
+
+class Collect(Observer):
+    """Keeps every step's position and problems (not the states): what navigation needs."""
+
+    def __init__(self) -> None:
+        self.positions: list[Position] = []
+        self.problems: list[tuple[Problem, ...]] = []
+
+    def after(self, step: Step) -> None:
+        self.positions.append(step.position)
+        self.problems.append(step.problems)

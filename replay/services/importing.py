@@ -1,0 +1,53 @@
+"""Adding games to the archive from files: JSON Lines (many games, all or nothing) or notation
+(one game, audited first, archived only if clean unless the caller allows problems)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from ..archive import NEW_STREAM, Archive, StreamAppend
+from ..errors import ReplayError
+from ..jsonl import ImportResult, import_lines
+from ..packs import RulesPack
+from .audit import AuditReport, audit
+from .logs import read_notation_file
+
+
+@dataclass
+class NotationImport:
+    game_id: str
+    events: int
+    report: AuditReport
+    archived: bool
+
+
+def import_jsonl(archive: Archive, source: str, handle: IO[str] | Iterable[str], packs: Iterable[RulesPack] = (),
+                 progress: Callable[[int], None] | None = None) -> ImportResult:
+    """Every game of a JSON Lines stream, in one commit, or nothing (InvalidInput lists every problem)."""
+    return import_lines(archive, _utf8_lines(handle, source), source=source, progress=progress, packs=packs)
+
+
+def _utf8_lines(handle: IO[str] | Iterable[str], source: str) -> Iterable[str]:
+    try:
+        yield from handle
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"{source}: not UTF-8 text (byte {exc.start}); JSON Lines files are UTF-8") from None
+
+
+def import_notation(archive: Archive, path: Path, kind: str | None = None, allow_problems: bool = False,
+                    packs: Iterable[RulesPack] = ()) -> NotationImport:
+    """Read, audit, and archive one game in notation. Problems refuse it unless ``allow_problems``."""
+    log = read_notation_file(path, kind)
+    packs = list(packs)
+    report = audit(log, packs)
+    if report.ok or allow_problems:
+        archive.append_many([StreamAppend(log.game_id, NEW_STREAM, log.events)], packs)
+    return NotationImport(log.game_id, len(log.events), report, report.ok or allow_problems)
+
+
+def is_jsonl(path: Path) -> bool:
+    return str(path) == "-" or path.suffix == ".jsonl"
+

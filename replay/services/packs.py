@@ -1,0 +1,63 @@
+"""The rules packs games are played under: list, load (by shipped name or file), compare."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..contract import AnyGame
+from ..errors import PackError, ReplayError
+from ..packs import RulesPack, load_pack
+from ..registry import GameRegistry, registry
+
+
+def shipped(kind: str | None = None, games: GameRegistry = registry) -> list[tuple[AnyGame, str, RulesPack]]:
+    """(game, name, pack) of every shipped pack, or of one kind's."""
+    chosen = [games.get(kind)] if kind else games.games()
+    return [(g, name, pack) for g in chosen for name, pack in g.packs().items()]
+
+
+def load(spec: str, kind: str | None = None, games: GameRegistry = registry) -> tuple[AnyGame, RulesPack]:
+    """A pack by shipped name, or from a file (validated; every problem names its path inside the file).
+
+    A file is tried as a pack of each kind (or of ``kind``); the error lists why each refused it.
+    """
+    for game, name, pack in shipped(kind, games):
+        if spec == name:
+            return game, pack
+    path = Path(spec)
+    if not path.is_file():
+        raise ReplayError(f"{spec!r} is neither a shipped pack (see `replay rules list`) nor a file")
+    errors = []
+    for game in ([games.get(kind)] if kind else games.games()):
+        try:
+            return game, load_pack(game.pack_model, path)
+        except PackError as exc:
+            errors.append(f"as a {game.kind} pack: {exc}")
+    raise PackError("\n".join(errors))
+
+
+def load_files(files: tuple[Path, ...] | list[Path], kind: str | None = None) -> list[RulesPack]:
+    """Packs given with ``--ruleset``: each must be a valid pack of ``kind`` (or of some game)."""
+    return [load(str(f), kind)[1] for f in files]
+
+
+def differences(a: Any, b: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:
+    """(path, before, after) for every difference between two packs' data."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            yield from differences(a.get(k), b.get(k), f"{path}.{k}" if path else k)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from differences(x, y, path + _label(x, i))
+    elif a != b:
+        yield path, a, b
+
+
+def _label(item: Any, index: int) -> str:
+    if isinstance(item, dict):
+        for key in ("id", "colour", "symbol", "face"):
+            if key in item:
+                return f"[{item[key]}]"
+    return f"[{index}]"
