@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from .contract import NO_POSITION, Game, Observer, Position, Step
-from .errors import ReplayError, RuleViolation
+from .errors import PackError, ReplayError, RuleViolation
 from .events import Event
 from .packs import PackLibrary, RulesPack
 from .problems import Level, Location, Problem
@@ -140,10 +140,12 @@ class Replay(Generic[S]):
             found.append(Problem("replay.start", f"A {self.game.title} game begins with its {start_type} event.",
                                  start_type, event.type, Location(seq=event.seq)))
         else:
-            self.pack = self.library.find(event.payload["ruleset"])
             self.names = [s["name"] for s in sorted(event.payload["seats"], key=lambda s: s["seat"])]
             try:
+                self.pack = self.library.find(event.payload["ruleset"])
                 self.state = self.rules.start(event, self.pack)
+            except PackError as missing:
+                found.append(Problem("replay.pack", str(missing), where=Location(seq=event.seq)))
             except RuleViolation as refused:
                 found.append(refused.problem)
             except ReplayError:
