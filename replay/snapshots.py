@@ -39,13 +39,14 @@ INDEX_FORMAT = 1
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A state after event ``index``, as plain data."""
+    """A state after event ``index``, as plain data (or as its JSON text, read from a cache and
+    parsed only when this snapshot is restored)."""
 
     kind: str
     version: int
     pack: str
     index: int
-    state: dict[str, Any]
+    state: dict[str, Any] | str
 
 
 def take(game: Game[Any, Any], state: Any, index: int, pack: RulesPack) -> Snapshot:
@@ -59,7 +60,8 @@ def restore(game: Game[Any, Any], snapshot: Snapshot, pack: RulesPack) -> Any:
     if snapshot.pack != pack.content_hash:
         raise ValueError(f"the snapshot was taken under pack {snapshot.pack}, not {pack.content_hash}")
     # through JSON: the restored state shares nothing with the cached data
-    return game.rules.restore(json.loads(json.dumps(snapshot.state)), pack)
+    text = snapshot.state if isinstance(snapshot.state, str) else json.dumps(snapshot.state)
+    return game.rules.restore(json.loads(text), pack)
 
 
 class _Snapshotter(Observer):
@@ -129,7 +131,8 @@ class GameIndex:
             "names": self.names, "pack": self.pack,
             "positions": [[p.turn, p.round, p.seat] for p in self.positions],
             "problems": {str(i): [_problem_json(p) for p in ps] for i, ps in enumerate(self.problems) if ps},
-            "snapshots": [asdict(s) for s in self.snapshots],
+            "snapshots": [{**asdict(s), "state": s.state if isinstance(s.state, str) else json.dumps(s.state)}
+                          for s in self.snapshots],
             "unplayable": _problem_json(self.unplayable) if self.unplayable else None,
         }
 

@@ -10,7 +10,7 @@ from replay.driver import replay
 from replay.registry import registry
 from replay.services.logs import load_log
 from replay.services.review import Review
-from replay.snapshots import EVERY, GameIndex, IndexCache
+from replay.snapshots import EVERY, GameIndex, IndexCache, restore
 
 
 class _Datas(Observer):
@@ -49,7 +49,9 @@ def test_the_index_is_cached_and_rebuilt_when_the_game_changes(tmp_path, monkeyp
 
     monkeypatch.setattr(GameIndex, "build", classmethod(lambda cls, *a, **k: no_rebuild()))
     again = Review(load_log("g", archive))
-    assert again.index.snapshots == first.index.snapshots and again.index.positions == first.index.positions
+    assert again.index.positions == first.index.positions and again.index.problems == first.index.problems
+    assert [restore(game, s, game.pack()) for s in again.index.snapshots] == [
+        restore(game, s, game.pack()) for s in first.index.snapshots]
     monkeypatch.undo()
 
     archive.append("g", events[20:], 19)  # the game grew: its index is rebuilt

@@ -336,6 +336,19 @@ class Archive:
                     return hit.column("hash")[0].as_py()
         return GENESIS
 
+    def read_game_and_chain(self, game_id: str) -> tuple[list[Event], list[tuple[Event, int]]]:
+        """One read for both: the game's events (upcast) and as stored with their chain hashes."""
+        chain = self.read_chain(game_id)
+        game = self.registry.get(chain[0][0].kind)
+        current = game.current_versions
+        events = [e if e.version == current[e.type] else
+                  e._replace(version=current[e.type], payload=game.upcast(e.type, e.version, e.payload))
+                  for e, _ in chain]
+        if [e.seq for e in events] != list(range(len(events))):
+            raise ManifestError(f"game {game_id}: the files do not hold seqs 0..{len(events) - 1} exactly once; "
+                                "run `replay verify`")
+        return events, chain
+
     def read_chain(self, game_id: str) -> list[tuple[Event, int]]:
         """One game's events exactly as stored (no upcasting), each with its stored chain hash."""
         with self._lock(exclusive=False):

@@ -112,13 +112,13 @@ def load_log(spec: str, archive: Archive | Path | None, kind: str | None = None)
         if archive is None:
             raise ReplayError(f"{spec}: no archive to look the game up in")
         store = archive if isinstance(archive, Archive) else Archive(archive)
-        events = store.read_game(spec)
+        events, chain = store.read_game_and_chain(spec)
     except (GameNotFound, NotAnArchive) as exc:
         if looks_like_a_file:
             raise ReplayError(f"{spec}: no such file (nor a game of that id: {exc})") from None
         raise
     game = store.registry.get(events[0].kind)
-    return Log(events, game, spec, chain=store.read_chain(spec), archive=store)
+    return Log(events, game, spec, chain=chain, archive=store)
 
 
 def same_game(logs: Sequence[Log]) -> AnyGame:
