@@ -33,10 +33,10 @@ import pyarrow.parquet as pq
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.archive.compact import compact
 from replay.archive.store import read_parquet
+from replay.chain import chain
 from replay.events import Event
 from replay.games.pig.rules import standard_ruleset
 from replay.registry import registry
-from replay.chain import chain
 from replay.schema import encode
 
 TARGET = 200

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import random
 import shutil
-import statistics
 import tempfile
 import time
 from pathlib import Path

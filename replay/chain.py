@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from .events import Event
 from .canonical import canonical_json
+from .events import Event
 
 GENESIS = 0
 

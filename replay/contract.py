@@ -28,10 +28,10 @@ import json
 import random
 import re
 import sys
-from importlib import resources
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
 
 import pyarrow as pa
@@ -471,7 +471,9 @@ def _tree(data: Any, depth: int) -> Iterable[str]:
     pad = "  " * depth
     if isinstance(data, dict):
         for k, v in data.items():
-            if isinstance(v, (dict, list)) and v and any(isinstance(x, (dict, list)) for x in (v.values() if isinstance(v, dict) else v)):
+            nested = isinstance(v, (dict, list)) and any(
+                isinstance(x, (dict, list)) for x in (v.values() if isinstance(v, dict) else v))
+            if nested:
                 yield f"{pad}{k}:"
                 yield from _tree(v, depth + 1)
             else:

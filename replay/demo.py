@@ -90,7 +90,7 @@ def run_demo(archive_path: Path | None, n_games: int, seed: int, echo: Callable[
 
 def _disputed(archive: Archive) -> str:
     """Copy one game with a wrong written claim, then audit it and show the table at the problem."""
-    for game_id, stream in sorted(archive.snapshot().streams.items()):
+    for game_id in sorted(archive.snapshot().streams):
         events = archive.read_game(game_id)
         i = next((i for i, e in enumerate(events) if isinstance(e.payload.get("claims"), dict)
                   and e.payload["claims"].get("paid")), None)

@@ -21,9 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .archive.store import NEW_STREAM, Archive, PreparedFile, StreamPosition
 from .errors import InvalidInput, ReplayError
-from .problems import Location, Problem
 from .events import GAME_ID_PATTERN, Event
 from .packs import RulesPack
+from .problems import Location, Problem
 from .registry import GameRegistry
 
 BATCH_EVENTS = 250_000

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from importlib.metadata import entry_points
-from typing import Any
 
 from .contract import AnyGame, Game
 from .errors import PluginError, UnknownGameKind

@@ -25,9 +25,9 @@ from typing import Any, Literal, Union
 import pyarrow as pa
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 
+from .contract import AnyGame
 from .errors import SchemaError
 from .events import Event
-from .contract import AnyGame
 
 ENVELOPE_SCHEMA = pa.schema(
     [
@@ -173,7 +173,7 @@ def events_json_schema(game: AnyGame) -> dict[str, Any]:
                 payload=(model, ...),
             )
         )
-    union = typing.Annotated[Union[tuple(envelopes)], Field(discriminator="type")]
+    union = typing.Annotated[tuple(envelopes), Field(discriminator="type")]
     schema = TypeAdapter(union).json_schema()
     schema["title"] = f"{game.kind} event (one JSON Lines record)"
     return schema

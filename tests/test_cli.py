@@ -68,7 +68,7 @@ def test_import_games_events_export(runner, tmp_path):
     assert [line.split()[0] for line in window[1:]] == ["3", "4", "5"]
 
     exported = _ok(runner, "export").output
-    assert exported == "".join(sorted(src.read_text().splitlines(keepends=True), key=lambda l: (json.loads(l)["game_id"], json.loads(l)["seq"])))
+    assert exported == "".join(sorted(src.read_text().splitlines(keepends=True), key=_game_and_seq))
     assert _ok(runner, "export", "g2", "-o", "g2.jsonl").output == ""
     assert (tmp_path / "g2.jsonl").read_text() == "".join(dump_line(e) for e in pig_game("g2", seed=2, players=3))
     assert _ok(runner, "events", "g2", "--format", "jsonl").output == (tmp_path / "g2.jsonl").read_text()
@@ -121,3 +121,8 @@ def test_demo_runs_end_to_end(runner, tmp_path):
 def test_console_script_is_installed():
     out = subprocess.run([sys.executable, "-m", "replay", "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and "replay, version" in out.stdout
+
+
+def _game_and_seq(line: str) -> tuple[str, int]:
+    record = json.loads(line)
+    return record["game_id"], record["seq"]

@@ -64,7 +64,7 @@ def test_a_disputed_game_steps_through_every_event_and_back(disputed):
     assert f"1 problem(s) at events {i}" in opening
     seen = []
     for _ in range(len(events) - 1):
-        lines = session.handle("n")
+        session.handle("n")
         seen.append(session.at)
     assert seen == list(range(1, len(events)))
     for _ in range(len(events) - 1):

@@ -7,12 +7,12 @@ from helpers import pig_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from replay.canonical import content_hash
 from replay.errors import RuleViolation
 from replay.events import Event
 from replay.games.pig.events import DieRolled, GameEnded, Held
 from replay.games.pig.rules import fold, standard_ruleset
 from replay.games.pig.views import render
-from replay.canonical import content_hash
 
 
 @settings(max_examples=40, deadline=None)

@@ -14,9 +14,8 @@ from helpers import pig_game
 from replay.archive import NEW_STREAM, Archive
 from replay.archive.compact import compact
 from replay.archive.verify import verify
-from replay.events import Event
+from replay.events import Event, Provenance, Seat
 from replay.games.pig.events import GameStarted
-from replay.events import Provenance, Seat
 
 WORKERS = str(Path(__file__).parent / "workers.py")
 APPENDS = 200

@@ -25,7 +25,7 @@ from replay.schema_files import schema_files
 SCHEMAS = Path(__file__).parent.parent / "schemas"
 
 
-class Colour(str, enum.Enum):
+class Colour(enum.StrEnum):
     GREY = "grey"
     RED = "red"
 

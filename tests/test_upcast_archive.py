@@ -8,8 +8,8 @@ from replay.archive import NEW_STREAM, Archive
 from replay.archive.compact import compact
 from replay.archive.verify import verify
 from replay.events import Event
-from replay.games.pig.events import DieRolledV1, GameEnded, GameStarted, Held
 from replay.games.pig import Pig
+from replay.games.pig.events import DieRolledV1, GameEnded, GameStarted, Held
 from replay.registry import GameRegistry
 from replay.schema import kind_schema, schema_fingerprint
 

@@ -14,8 +14,8 @@ from replay.archive import NEW_STREAM
 from replay.archive import manifest as mf
 from replay.archive.store import parquet_bytes, read_parquet
 from replay.archive.verify import verify
-from replay.cli.main import cli
 from replay.canonical import canonical_json
+from replay.cli.main import cli
 
 
 @pytest.fixture
@@ -104,7 +104,8 @@ def test_duplicated_seq_is_named_with_game_and_seq(filled):
         f.update(rows=f["rows"] + 1, bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
 
     _forge(record, edit)
-    assert f"{entry.path}, game g1, event 5: [archive.duplicate] duplicated seq (also in an earlier row or file)" in _problems(filled)
+    expected = f"{entry.path}, game g1, event 5: [archive.duplicate] duplicated seq (also in an earlier row or file)"
+    assert expected in _problems(filled)
 
 
 def test_seq_gap_is_named(filled):
@@ -180,7 +181,8 @@ def test_an_altered_event_is_named_by_the_hash_chain_even_when_the_manifest_is_f
 
     _forge(record, edit)
     problems = _problems(filled)
-    assert problems == [f"{entry.path}, game g2, event 7: [archive.chain] hash chain broken here: this event (or its stored hash) "
+    assert problems == [f"{entry.path}, game g2, event 7: [archive.chain] hash chain broken here: "
+                        "this event (or its stored hash) "
                         "was altered after it was written; the first altered event"]
 
 

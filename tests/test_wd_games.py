@@ -37,7 +37,8 @@ def test_golden_fixtures_are_todays_seeded_simulations():
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 2**31), players=st.integers(2, 7), bots=st.sampled_from([("random",), ("greedy",), ("greedy", "random")]))
+@given(seed=st.integers(0, 2**31), players=st.integers(2, 7),
+       bots=st.sampled_from([("random",), ("greedy",), ("greedy", "random")]))
 def test_same_seed_same_events_and_replays_to_the_same_hashes(seed, players, bots):
     a = simulate_game("g", NAMES[:players], seed, bots)
     assert a == simulate_game("g", NAMES[:players], seed, bots)

@@ -46,7 +46,8 @@ def test_header_tags_survive_in_the_start_event():
     text = write(events).replace('[Kind "7wonders-dice"]', '[Kind "7wonders-dice"]\n[Event "Club night"]\n[Date "2026-11-20"]')
     parsed = read(text, "raise")
     assert parsed.events[0].payload["tags"] == {"Date": "2026-11-20", "Event": "Club night"}
-    assert write(parsed.events) == text.replace('[Event "Club night"]\n[Date "2026-11-20"]', '[Date "2026-11-20"]\n[Event "Club night"]')
+    assert write(parsed.events) == text.replace('[Event "Club night"]\n[Date "2026-11-20"]',
+                                                '[Date "2026-11-20"]\n[Event "Club night"]')
 
 
 def test_lenient_collects_every_problem_with_line_and_column_and_strict_stops_at_the_first():

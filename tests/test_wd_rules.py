@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from wd_table import PASS, SKIP, Table, bonus, build, cross, wonder
 
-from replay.games.wonders_dice.engine import RULES as RULE_TEXT
 from replay.games.wonders_dice import GAME
+from replay.games.wonders_dice.engine import RULES as RULE_TEXT
 from replay.games.wonders_dice.rules_data import RulesetError
 
 
@@ -32,7 +32,8 @@ def test_start_seats_must_be_distinct_known_cities():
 
 def test_start_ruleset_must_be_the_pinned_one():
     table = Table()
-    bad = table.start._replace(payload={**table.start.payload, "ruleset": {**table.start.payload["ruleset"], "content_hash": "sha256:" + "0" * 64}})
+    pin = {**table.start.payload["ruleset"], "content_hash": "sha256:" + "0" * 64}
+    bad = table.start._replace(payload={**table.start.payload, "ruleset": pin})
     with pytest.raises(RulesetError, match="not available; the available 7wd-default 0.1.0 has sha256:"):
         GAME.library().find(bad.payload["ruleset"])
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from replay.archive import NEW_STREAM, Archive  # noqa: E402
-from replay.archive.compact import compact  # noqa: E402
-from replay.errors import ConcurrencyError  # noqa: E402
-from replay.events import Event  # noqa: E402
-from replay.games.pig.events import DieRolled  # noqa: E402
+from replay.archive import NEW_STREAM, Archive
+from replay.archive.compact import compact
+from replay.errors import ConcurrencyError
+from replay.events import Event
+from replay.games.pig.events import DieRolled
 
 
 def marker(writer: int, i: int, game: str, seq: int) -> Event:

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import ManifestError
 from ..canonical import canonical_json
+from ..errors import ManifestError
 from .fsutil import atomic_write
 
 FORMAT = "replay-manifest"

@@ -30,26 +30,27 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from ..chain import GENESIS, link
+from ..contract import AnyGame
 from ..errors import (
-    PackError,
     ArchiveError,
     ConcurrencyError,
     DuplicateAppend,
     GameNotFound,
     ManifestError,
     NotAnArchive,
+    PackError,
     StreamError,
 )
-from ..chain import GENESIS, link
 from ..events import GAME_ID_PATTERN, Event
-from ..registry import GameRegistry, registry as default_registry
-from ..contract import AnyGame
 from ..packs import PackLibrary, RulesPack
-from .packs import PackStore
+from ..registry import GameRegistry
+from ..registry import registry as default_registry
 from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
 from .fsutil import fsync_dir, write_new_file
 from .lock import ArchiveLock
+from .packs import PackStore
 
 MARKER = "REPLAY_ARCHIVE"
 ARCHIVE_FORMAT = {"format": "replay-archive", "version": 1}

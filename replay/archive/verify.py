@@ -23,8 +23,8 @@ import pyarrow.parquet as pq
 
 from ..chain import GENESIS, link
 from ..errors import ReplayError
-from ..problems import Location, Problem
 from ..events import Event
+from ..problems import Location, Problem
 from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, decode, schema_fingerprint
 from . import manifest as mf
@@ -144,7 +144,8 @@ def _check_file(
     if spans != entry.games:
         for g in sorted(set(spans) | set(entry.games)):
             if spans.get(g) != entry.games.get(g):
-                problem("spans", f"the manifest says {_span_text(entry.games.get(g))}, the file holds {_span_text(spans.get(g))}", game=g)
+                problem("spans", f"the manifest says {_span_text(entry.games.get(g))}, "
+                        f"the file holds {_span_text(spans.get(g))}", game=g)
     try:
         events = decode(sorted_table, game)
         links.add(entry.path, decode(sorted_table, game, upcast=False), sorted_table.column("hash").to_pylist())

@@ -79,7 +79,8 @@ def import_(files: tuple[Path, ...], allow_problems: bool, kind: str | None, rul
 @click.option("--kind", help="only games of this kind")
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "notation"]), default="jsonl", show_default=True,
               help="notation: one game, as people read and type it")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-", help="file to write (default: standard output)")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              help="file to write (default: standard output)")
 @archive_option
 def export(game_ids: tuple[str, ...], kind: str | None, fmt: str, output: str, archive_path: Path) -> None:
     """Write events as JSON Lines (the given games, or every game), or one game as notation.
@@ -213,4 +214,5 @@ def compact_(max_rows: int, archive_path: Path) -> None:
     if not result.kinds:
         click.echo(f"nothing to compact: {result.files_before} file(s), already compact")
     else:
-        click.echo(f"compacted {result.events} events: {result.files_before} files -> {result.files_after} (generation {result.generation})")
+        click.echo(f"compacted {result.events} events: {result.files_before} files -> {result.files_after} "
+                   f"(generation {result.generation})")

@@ -19,7 +19,7 @@ from ..archive import Archive
 from ..errors import ReplayError
 from ..registry import registry
 from ..tables import render
-from .options import archive_option, default_archive
+from .options import default_archive
 
 
 class _Group(click.Group):
@@ -95,8 +95,10 @@ def kinds(fmt: str) -> None:
 
 
 @cli.command()
-@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), help="write the schemas into this directory")
-@click.option("--check", "check_dir", type=click.Path(file_okay=False, path_type=Path), help="exit 1 if the schemas in this directory are out of date")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="write the schemas into this directory")
+@click.option("--check", "check_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="exit 1 if the schemas in this directory are out of date")
 def schema(write_dir: Path | None, check_dir: Path | None) -> None:
     """Print (or write, or check) every game kind's event schemas.
 

@@ -18,8 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from replay.events import EventPayload, GameStartedBase, Seat
-from replay.events import Payload, upcaster
+from replay.events import EventPayload, GameStartedBase, Payload, Seat, upcaster
 
 from .rules_data import Options
 

@@ -247,7 +247,8 @@ def _normal(r: dict[str, Any]) -> Any:
 
 
 def _describe(r: dict[str, Any]) -> str:
-    scores = "; ".join(f"seat {s['seat']} {s['total']} VP ({s['coins']} coins)" for s in sorted(r["scores"], key=lambda s: s["seat"]))
+    seats = sorted(r["scores"], key=lambda s: s["seat"])
+    scores = "; ".join(f"seat {s['seat']} {s['total']} VP ({s['coins']} coins)" for s in seats)
     return f"{scores}; winners {r['winners']} ({r['tie_break']})"
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
