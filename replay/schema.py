@@ -173,7 +173,7 @@ def events_json_schema(game: AnyGame) -> dict[str, Any]:
                 payload=(model, ...),
             )
         )
-    union = typing.Annotated[tuple(envelopes), Field(discriminator="type")]
+    union = typing.Annotated[Union[tuple(envelopes)], Field(discriminator="type")]  # noqa: UP007 - built at run time
     schema = TypeAdapter(union).json_schema()
     schema["title"] = f"{game.kind} event (one JSON Lines record)"
     return schema

@@ -296,7 +296,7 @@ def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool:
     if pool is None:
         yield from map(_derive_chunk, chunks())
         return
-    window = 2 * pool._processes
+    window = 2 * pool._processes  # how many chunks to keep in flight
     pending: list[Any] = []
     for chunk in chunks():
         pending.append(pool.apply_async(_derive_chunk, (chunk,)))
