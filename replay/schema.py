@@ -97,7 +97,7 @@ def model_struct(model: type[BaseModel], where: str | None = None) -> pa.StructT
     where = where or model.__name__
     fields = []
     for name, info in model.model_fields.items():
-        annotation = info.annotation
+        annotation: Any = info.annotation  # a type form, rebuilt below when the field carries metadata
         if info.metadata:
             annotation = typing.Annotated[(annotation, *info.metadata)]
         typ, nullable = arrow_type(annotation, f"{where}.{name}")
@@ -162,18 +162,22 @@ def events_json_schema(game: AnyGame) -> dict[str, Any]:
     """JSON Schema of one JSON Lines record of this kind: a union discriminated by ``type``."""
     envelopes = []
     for model in game.event_types:
+        # Literal types of run-time values: only the JSON Schema sees them, so they are typed Any here.
+        kind_literal: Any = Literal[game.kind]
+        type_literal: Any = Literal[model.event_type]
+        version_literal: Any = Literal[model.version]
         envelopes.append(
             create_model(
                 f"{model.__name__}Event",
                 game_id=(str, ...),
                 seq=(int, ...),
-                kind=(Literal[game.kind], ...),  # type: ignore[valid-type]
-                type=(Literal[model.event_type], ...),  # type: ignore[valid-type]
-                version=(Literal[model.version], ...),  # type: ignore[valid-type]
+                kind=(kind_literal, ...),
+                type=(type_literal, ...),
+                version=(version_literal, ...),
                 payload=(model, ...),
             )
         )
-    union = typing.Annotated[Union[tuple(envelopes)], Field(discriminator="type")]  # noqa: UP007 - built at run time
+    union: Any = typing.Annotated[Union[tuple(envelopes)], Field(discriminator="type")]  # noqa: UP007 - built at run time
     schema = TypeAdapter(union).json_schema()
     schema["title"] = f"{game.kind} event (one JSON Lines record)"
     return schema
@@ -287,7 +291,8 @@ DICTIONARY_COLUMNS = ("game_id", "kind", "type")
 def _strings(column: pa.ChunkedArray) -> list[str]:
     """A string column as Python strings; a dictionary column makes one str per distinct value."""
     if not pa.types.is_dictionary(column.type):
-        return column.to_pylist()
+        strings: list[str] = column.to_pylist()
+        return strings
     out: list[str] = []
     for chunk in column.chunks:
         values = chunk.dictionary.to_pylist()

@@ -108,3 +108,16 @@ def test_model_copy_of_a_pack_gets_its_own_content_hash():
 def test_pig_fixture_games_carry_the_shipped_pack(archive):
     import_lines(archive, [dump_line(e) for e in pig_game("p1")])
     assert [s.content_hash for s in archive.packs.stored()] == [PIG.pack().content_hash]
+
+
+def test_an_archive_from_before_packs_were_kept_verifies_and_keeps_them_on_request(archive, tmp_path):
+    import shutil
+
+    import_lines(archive, [dump_line(e) for e in pig_game("p1")])
+    shutil.rmtree(archive.root / "packs")  # as an archive written by an earlier version of replay
+    report = verify(archive)
+    assert report.ok and [n.rule_id for n in report.notes] == ["archive.pack-shipped"]
+    assert audit(load_log("p1", archive)).ok  # the shipped pack is found all the same
+    out = CliRunner().invoke(cli, ["rules", "store", "-a", str(archive.root)])
+    assert out.exit_code == 0 and "1 pack(s) stored" in out.output
+    assert verify(archive).notes == [] and verify(archive).packs == 1

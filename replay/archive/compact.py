@@ -69,7 +69,7 @@ def compact(
                 tables = []
                 for entry in entries:
                     first, last = ranges.get(entry.path, (None, None))
-                    if first is None or last < lo or first > hi:
+                    if first is None or last is None or last < lo or first > hi:  # both None, or neither
                         continue
                     tables.append(_read_game_range(archive.path_of(entry.path), lo, hi))
                 merged = pa.concat_tables(tables)

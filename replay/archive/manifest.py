@@ -230,7 +230,7 @@ def _decode_record(path: Path) -> dict[str, Any]:
         raise ManifestError(f"{path}: not a replay manifest record")
     if raw.get("format_version") != FORMAT_VERSION:
         raise ManifestError(f"{path}: manifest format version {raw.get('format_version')} is not supported")
-    body = raw["body"]
+    body: dict[str, Any] = raw["body"]  # not checked to be an object: the checksum below vouches for what was written
     if hashlib.sha256(canonical_json(body)).hexdigest() != raw.get("sha256"):
         raise ManifestError(f"{path}: checksum mismatch: the manifest was edited or damaged")
     return body
@@ -238,7 +238,8 @@ def _decode_record(path: Path) -> dict[str, Any]:
 
 def list_records(directory: Path) -> tuple[list[int], list[int]]:
     """(checkpoint generations, commit generations) present, each ascending."""
-    checkpoints, commits = [], []
+    checkpoints: list[int] = []
+    commits: list[int] = []
     for name in os.listdir(directory):
         m = _RECORD.match(name)
         if m:

@@ -25,6 +25,7 @@ import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -233,6 +234,18 @@ class Archive:
                 if kind is None or entry.kind == kind:
                     yield entry, read_parquet(self.path_of(entry.path))
 
+    def pins(self) -> dict[str, tuple[str, dict[str, Any]]]:
+        """Game id -> (kind, the rules pack pin of its start event), reading only the start events' column."""
+        out: dict[str, tuple[str, dict[str, Any]]] = {}
+        with self._lock(exclusive=False):
+            for entry in sorted(self._refresh().files.values(), key=lambda f: f.path):
+                start = self.registry.get(entry.kind).start_type.event_type
+                table = read_parquet(self.path_of(entry.path), columns=["game_id", "type", start], dictionaries=False)
+                table = table.filter(pc.equal(table.column("type"), start))
+                for game_id, payload in zip(table.column("game_id").to_pylist(), table.column(start).to_pylist()):
+                    out[game_id] = (entry.kind, payload["ruleset"])
+        return out
+
     def iter_events(self, kind: str | None = None) -> Iterator[Event]:
         for entry, table in self.iter_tables(kind):
             yield from decode(table, self.registry.get(entry.kind))
@@ -334,7 +347,8 @@ class Archive:
                 table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
                 hit = table.filter(pc.equal(table.column("seq"), seq))
                 if hit.num_rows:
-                    return hit.column("hash")[0].as_py()
+                    stored: int = hit.column("hash")[0].as_py()
+                    return stored
         return GENESIS
 
     def read_game_and_chain(self, game_id: str) -> tuple[list[Event], list[tuple[Event, int]]]:

@@ -244,10 +244,17 @@ def _check_packs(archive: Archive, pins: dict[str, tuple[str, str, str]], report
     """Every pinned pack is stored, and every stored pack is intact (its name is its hash)."""
     stored = {(p.kind, p.content_hash): p for p in archive.packs.stored()}
     for game_id, (kind, content_hash, name) in sorted(pins.items()):
-        if (kind, content_hash) not in stored:
+        if (kind, content_hash) in stored:
+            continue
+        shipped = any(p.content_hash == content_hash for p in archive.registry.get(kind).packs().values())
+        if shipped:
+            report.notes.append(_problem(
+                "pack-shipped", f"the rules pack it pins ({name}) is not kept in the archive (an archive from before "
+                "packs were kept) but ships with replay; `replay rules store` keeps it", game=game_id))
+        else:
             report.problems.append(_problem(
-                "pack-missing", f"the rules pack it pins ({name}, {content_hash}) is not in the archive's packs/",
-                game=game_id))
+                "pack-missing", f"the rules pack it pins ({name}, {content_hash}) is neither in the archive's packs/ "
+                "nor shipped", game=game_id))
     used = {(k, h) for k, h, _ in pins.values()}
     for key, entry in sorted(stored.items()):
         report.packs += 1

@@ -130,6 +130,29 @@ def rules_validate(files: tuple[str, ...], kind: str | None) -> None:
         sys.exit(1)
 
 
+@rules.command(name="store")
+@click.option("--ruleset", "ruleset_files", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="a pack some games pin that is not shipped (repeatable)")
+@archive_option
+def rules_store(ruleset_files: tuple[Path, ...], archive_path: Path) -> None:
+    """Keep in the archive every pack its games pin (an archive from before packs were kept).
+
+    Exit 1 if a game pins a pack that is neither shipped nor given with --ruleset.
+
+    \b
+    Example:
+      replay rules store -a old-archive && replay verify -a old-archive
+    """
+    stored, missing = pack_service.keep_pinned(Archive(archive_path), pack_service.load_files(ruleset_files))
+    for line in stored:
+        click.echo(f"stored {line}")
+    for line in missing:
+        click.echo(line, err=True)
+    click.echo(f"{len(stored)} pack(s) stored; {len(missing)} game(s) pin a pack that cannot be found")
+    if missing:
+        sys.exit(1)
+
+
 @rules.command(name="diff")
 @click.argument("old")
 @click.argument("new")

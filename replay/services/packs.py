@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from ..archive import Archive
 from ..contract import AnyGame
 from ..errors import PackError, ReplayError
 from ..packs import RulesPack, load_pack
@@ -41,6 +42,25 @@ def load(spec: str, kind: str | None = None, games: GameRegistry = registry) -> 
 def load_files(files: tuple[Path, ...] | list[Path], kind: str | None = None) -> list[RulesPack]:
     """Packs given with ``--ruleset``: each must be a valid pack of ``kind`` (or of some game)."""
     return [load(str(f), kind)[1] for f in files]
+
+
+def keep_pinned(archive: Archive, extra: list[RulesPack] | None = None) -> tuple[list[str], list[str]]:
+    """Store in the archive every pack its games pin that it does not keep yet (an archive from
+    before packs were kept): (packs stored now, pins that cannot be found), each as a sentence."""
+    stored, missing = [], []
+    kept = {(p.kind, p.content_hash) for p in archive.packs.stored()}
+    for game_id, (kind, pin) in sorted(archive.pins().items()):
+        if (kind, pin["content_hash"]) in kept:
+            continue
+        try:
+            pack = archive.library(kind, extra or ()).find(pin)
+        except PackError as exc:
+            missing.append(f"game {game_id}: {exc}")
+            continue
+        if archive.packs.put(kind, pack):
+            stored.append(f"{kind} {pack.id} {pack.version} ({pack.content_hash})")
+        kept.add((kind, pack.content_hash))
+    return stored, missing
 
 
 def differences(a: Any, b: Any, path: str = "") -> Iterator[tuple[str, Any, Any]]:

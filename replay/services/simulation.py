@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..archive import NEW_STREAM, Archive, StreamAppend
-from ..contract import AnyGame
+from ..contract import AnyGame, Bots
 from ..errors import ReplayError
 from ..events import Event
 
@@ -41,7 +41,8 @@ def player_counts(games: int, players: tuple[int, int], seed: int) -> list[int]:
 
 def simulated(game: AnyGame, seed: int, i: int, players: int, bots: Sequence[str], pack: Any) -> list[Event]:
     """Game ``i`` of a simulation with ``seed``: id ``<kind>-s<seed>-<i>``, seeded from both alone."""
-    return game.require("bots").simulate(f"{game.kind}-s{seed}-{i:06d}", NAMES[:players], seed * 1_000_003 + i, bots, pack)
+    simulator: Bots = game.require("bots")
+    return simulator.simulate(f"{game.kind}-s{seed}-{i:06d}", NAMES[:players], seed * 1_000_003 + i, bots, pack)
 
 
 def simulate_games(game: AnyGame, archive: Archive, games: int, players: tuple[int, int], bots: Sequence[str] = (),

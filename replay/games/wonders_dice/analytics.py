@@ -155,7 +155,7 @@ def _action_after(state: GameState, e: Event, row: dict[str, Any]) -> dict[str, 
 
 def reference_tables() -> dict[str, pa.Table]:
     """Rules data for SQL, from the default pack: ``dice_faces`` (colour, face, sides showing it)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for die in default_ruleset().dice:
         counts: dict[str, int] = {}
         for f in die.faces:

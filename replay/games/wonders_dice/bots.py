@@ -54,7 +54,9 @@ class GreedyBot(Chooser):
         if s.kind == "pass":
             return self.state.rules.start.pass_coins * coin_weight
         if s.kind == "bonus":
+            assert s.slot is not None  # a bonus option names its slot
             return sum(self._effect_value(p, e) for e in self.state.rules.bonus_slots.slots[s.slot])
+        assert s.building is not None and s.space is not None  # every other legal option names its space
         b = p.board[s.building]
         space = b.space[s.space]
         cost = construction_coins(p, space.cost) + (die_cost(self.state, p, s.die, False) if s.die else 0)
@@ -73,6 +75,7 @@ class GreedyBot(Chooser):
         if e.type == "coins":
             return e.amount * 0.45
         if e.type == "per_space":
+            assert e.building is not None  # Effect._parameters requires it
             n = p.count(e.building) + 1
             return e.coins * n * 0.45 + e.vp * n
         if e.type == "vp_per_leader_end":

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 from replay.errors import RuleViolation
 from replay.events import Event
 from replay.problems import Location, Problem
 
-from .rules_data import Effect, Options, Ruleset
+from .rules_data import Effect, Face, Lane, Options, Ruleset
 from .state import GameState, PlayerState
 
 RULES: dict[str, str] = {
@@ -50,6 +51,10 @@ RULES: dict[str, str] = {
     "claim.coins": "The coins written after an action are what the player holds.",
     "claim.score": "The final scores and winners are what the rules give.",
 }
+
+
+Fail = Callable[[str, str, str], RuleViolation]
+"""Makes the violation of a rule, from (rule id, expected, found), for the caller to raise."""
 
 
 class StepKey(NamedTuple):
@@ -161,8 +166,10 @@ class _Action:
         if step.kind == "pass":
             self._gain(self.rules.start.pass_coins)
         elif step.kind == "wonder":
+            assert step.space is not None  # the prompt refused a step without one
             self._cross("wonder", step.space, extra_coins=0)
         elif step.kind == "build":
+            assert step.die is not None and step.building is not None and step.space is not None  # checked by the prompt
             cost = die_cost(self.state, p, step.die, free)
             self._cross(step.building, step.space, extra_coins=cost)
             income = p.income.get(self.state.forum[step.die], 0)
@@ -179,7 +186,7 @@ class _Action:
                 for space in self._open(lane, building):
                     yield StepKey("build", die, building, lane.symbol, space)
 
-    def _open(self, lane, building: str) -> Iterable[str]:
+    def _open(self, lane: Lane, building: str) -> Iterable[str]:
         """The spaces of a lane that could be crossed now: the next one on an arrow, or any open one.
         (Every other space breaks space.order or space.taken, so leaving it out loses nothing.)"""
         crossed = self.p.crossed.get(building, ())
@@ -188,7 +195,7 @@ class _Action:
             return (nxt,) if nxt is not None else ()
         return [x for x in lane.spaces if x not in crossed]
 
-    def _reach(self, die: str) -> Iterable[tuple[str, Any]]:
+    def _reach(self, die: str) -> Iterable[tuple[str, Lane]]:
         colour = self.state.forum[die]
         face = self._face(die)
         for b in self.p.board.values():
@@ -207,7 +214,7 @@ class _Action:
             return b.colour in face.colours
         return b.colour == self.state.forum[die] and lane in face.symbols
 
-    def _face(self, die: str):
+    def _face(self, die: str) -> Face:
         return self.rules.faces[self.state.forum[die]][self.state.roll[die][0]]
 
     def _action_problem(self, s: StepKey, free: bool, main: bool) -> tuple[str, str, str] | None:
@@ -230,6 +237,7 @@ class _Action:
             face = self.state.roll[s.die][0]
             where = ", ".join(f"{b}/{lane}" for b, lane in sorted(reach)) or "nothing"
             return ("die.target", f"the {colour} die showing {face} to reach {where}", f"{s.building}/{s.lane}")
+        assert s.building is not None  # _reaches is False without a building
         return self._space_problem(s.building, s.lane, s.space, extra=die_cost(self.state, self.p, s.die, free), die=s.die)
 
     # -- crossing a space --------------------------------------------------------------------
@@ -267,6 +275,7 @@ class _Action:
         if purple is None or state.forum.get(purple) != "purple":
             return ("guild.condition", "the purple die in the Forum to name a building", "none")
         face = self._face(purple)
+        assert face.compare is not None, f"purple face {face.face!r} names nothing to compare"  # the pack does not check it
         group = state.rules.compare_groups[face.compare]
         mine = _count(state, self.p.seat, group)
         left, right = state.neighbours(self.p.seat)
@@ -299,6 +308,7 @@ class _Action:
             free = [i for i, taken in enumerate(p.bonuses) if not taken]
             if free:
                 pick = self.ask(Prompt("bonus", lambda: (StepKey("bonus", slot=i) for i in free), self._bonus_problem))
+                assert pick.slot is not None  # _bonus_problem refused a step without a free slot
                 p.bonuses[pick.slot] = True
                 for effect in self.rules.bonus_slots.slots[pick.slot]:
                     self._effect(effect, "bonus", None)
@@ -337,6 +347,7 @@ class _Action:
         elif t == "coins":
             self._gain(e.amount)
         elif t == "per_space":
+            assert e.building is not None  # Effect._parameters requires it
             self._gain(e.coins * p.count(e.building))
             p.end_effects.append((category, e.building, e.vp))
         elif t == "vp_per_leader_end":
@@ -353,6 +364,7 @@ class _Action:
             for c in e.colours:
                 p.income[c] = p.income.get(c, 0) + e.amount
         elif t == "unlock":
+            assert e.die is not None  # Effect._parameters requires a special die
             p.unlocked.add(e.die)
             if e.die not in self.state.forum.values() and e.die not in self.state.pending_swaps:
                 self.state.pending_swaps.append(e.die)
@@ -386,12 +398,13 @@ class _Action:
 
         buildings = e.buildings
         for _ in range(e.count):
-            prompt = Prompt("cross", lambda b=buildings: candidates(b), problem_in(buildings), can_skip=True)
+            prompt = Prompt("cross", partial(candidates, buildings), problem_in(buildings), can_skip=True)
             if not any(prompt.problem(c) is None for c in candidates(buildings)):
                 return  # nothing can be crossed: the effect lapses without a question
             step = self.ask(prompt)
             if step.kind == "skip":
                 return
+            assert step.building is not None and step.space is not None  # checked by problem_in
             self._cross(step.building, step.space, extra_coins=0)
             buildings = (step.building,)  # "up to two spaces of the building shown": the same building
 
@@ -433,7 +446,7 @@ def resolve(state: GameState, seat: int, chooser: Chooser) -> Outcome:
 class _LogChooser(Chooser):
     """Answers from an event's steps, refusing any answer the prompt does not allow."""
 
-    def __init__(self, steps: list[dict[str, Any]], fail: Callable[[str, str, str], RuleViolation]) -> None:
+    def __init__(self, steps: list[dict[str, Any]], fail: Fail) -> None:
         self.steps = [StepKey.of(s) for s in steps]
         self.i = 0
         self.fail = fail
@@ -451,7 +464,7 @@ class _LogChooser(Chooser):
         return step
 
 
-def fail_for(state: GameState, event: Event, seat: int | None) -> Callable[[str, str, str], RuleViolation]:
+def fail_for(state: GameState, event: Event, seat: int | None) -> Fail:
     def fail(rule_id: str, expected: str, found: str) -> RuleViolation:
         player = state.players[seat].name if seat is not None and 0 <= seat < len(state.players) else None
         return RuleViolation(Problem(rule_id, RULES[rule_id], expected, found,

@@ -38,7 +38,8 @@ class GameStarted(GameStartedBase):
 
     event_type = "game_started"
     version = 2
-    seats: list[CitySeat] = Field(min_length=2, max_length=7)
+    # Narrowing the base's seat model is the documented way to extend it; pydantic validates the narrower list.
+    seats: list[CitySeat] = Field(min_length=2, max_length=7)  # type: ignore[assignment]
     options: Options = Options()
     tags: dict[str, str] = Field(default_factory=dict, description="free header tags: Event, Date, Site, ...")
 

@@ -188,7 +188,7 @@ class _Body:
             dice.append({"id": die, "colour": _colour(die), "face": parts[1].lower(), "section": int(parts[2])})
         self.emit(number, "dice_rolled", 1, {"turn": turn, "dice": dice})
 
-    def action(self, number: int, m: re.Match) -> None:
+    def action(self, number: int, m: re.Match[str]) -> None:
         name = m.group(1).strip()
         seat = self.names.get(name.lower())
         if seat is None:
@@ -329,7 +329,7 @@ def write(events: Iterable[Event]) -> str:
 
 
 def _step_text(s: dict[str, Any]) -> str:
-    kind = s["kind"]
+    kind: str = s["kind"]
     if kind in ("pass", "skip"):
         return kind
     if kind == "wonder":

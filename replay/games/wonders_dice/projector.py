@@ -11,7 +11,7 @@ from replay.events import Event
 from replay.packs import PackLibrary
 from replay.problems import Problem
 
-from .engine import Chooser, Outcome, _LogChooser, fail_for, new_state, resolve
+from .engine import Chooser, Fail, Outcome, _LogChooser, fail_for, new_state, resolve
 from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState
@@ -60,7 +60,7 @@ def apply(state: GameState, event: Event) -> list[Problem]:
     return problems
 
 
-def _expect_phase(state: GameState, phase: str, what: str, fail) -> None:
+def _expect_phase(state: GameState, phase: str, what: str, fail: Fail) -> None:
     if state.phase != phase:
         expected = {
             "roll": f"the roll of turn {state.turn + 1}",
@@ -72,7 +72,7 @@ def _expect_phase(state: GameState, phase: str, what: str, fail) -> None:
         raise fail("turn.order", expected, what)
 
 
-def _roll(state: GameState, p: dict[str, Any], fail) -> None:
+def _roll(state: GameState, p: dict[str, Any], fail: Fail) -> None:
     _expect_phase(state, "roll", f"a roll for turn {p['turn']}", fail)
     if p["turn"] != state.turn + 1:
         raise fail("turn.order", f"turn {state.turn + 1}", f"turn {p['turn']}")
@@ -99,7 +99,7 @@ def _roll(state: GameState, p: dict[str, Any], fail) -> None:
         pl.this_turn.clear()
 
 
-def _action(state: GameState, p: dict[str, Any], event: Event, fail, in_seat_order: bool = True) -> list[Problem]:
+def _action(state: GameState, p: dict[str, Any], event: Event, fail: Fail, in_seat_order: bool = True) -> list[Problem]:
     chooser = _LogChooser(p["steps"], fail)
     outcome = act(state, p["player"], p["turn"], chooser, fail, in_seat_order)
     if chooser.i < len(chooser.steps):
@@ -111,7 +111,7 @@ def _action(state: GameState, p: dict[str, Any], event: Event, fail, in_seat_ord
     return _check_claims(state, p["player"], claims, outcome, fail)
 
 
-def _check_claims(state: GameState, seat: int, claims: dict[str, Any], outcome: Outcome, fail) -> list[Problem]:
+def _check_claims(state: GameState, seat: int, claims: dict[str, Any], outcome: Outcome, fail: Fail) -> list[Problem]:
     """What the player wrote down against what the rules give. After one mistake a sheet's
     coins stay off by the same amount: each new offset is reported once per player."""
     problems = []
@@ -129,7 +129,7 @@ def _check_claims(state: GameState, seat: int, claims: dict[str, Any], outcome: 
     return problems
 
 
-def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail, in_seat_order: bool = True) -> Outcome:
+def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail: Fail, in_seat_order: bool = True) -> Outcome:
     """One player's action in its place in the turn: checks whose turn it is, resolves, moves on.
 
     An audit may pass ``in_seat_order=False`` to accept, after reporting it, an action
@@ -180,7 +180,7 @@ class _Checkpoint:
         self.state.agora_completers = self.agora
 
 
-def _swap(state: GameState, p: dict[str, Any], fail) -> None:
+def _swap(state: GameState, p: dict[str, Any], fail: Fail) -> None:
     _expect_phase(state, "swaps", f"a swap of the {p['die']} die", fail)
     if p["die"] not in state.pending_swaps:
         waiting = ", ".join(state.pending_swaps) or "no special die"
@@ -193,7 +193,7 @@ def _swap(state: GameState, p: dict[str, Any], fail) -> None:
     state.pending_swaps.remove(p["die"])
 
 
-def _turn_end(state: GameState, p: dict[str, Any], fail) -> None:
+def _turn_end(state: GameState, p: dict[str, Any], fail: Fail) -> None:
     _expect_phase(state, "swaps", f"the end of turn {p['turn']}", fail)
     if p["turn"] != state.turn:
         raise fail("turn.order", f"the end of turn {state.turn}", f"turn {p['turn']}")
@@ -223,7 +223,7 @@ def _settle_agora(state: GameState) -> None:
         pl.vp["agora"] = pl.vp.get("agora", 0) + state.rules.start.agora_first_bonus
 
 
-def _game_end(state: GameState, p: dict[str, Any], fail) -> list[Problem]:
+def _game_end(state: GameState, p: dict[str, Any], fail: Fail) -> list[Problem]:
     if state.phase != "over":
         if state.phase == "roll":
             raise fail("end.trigger", "more turns: no final turn was reached" if state.final_turn is None

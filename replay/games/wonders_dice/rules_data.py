@@ -12,6 +12,7 @@ so a new board needs data only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
@@ -193,8 +194,8 @@ class Ruleset(RulesPack):
             if c not in colours:
                 raise ValueError(f"start dice name colour {c!r}, which has no die")
         ids = {b.id for b in self.buildings}
-        for c in self.cities:
-            ids.add(c.wonder.id)
+        for city in self.cities:
+            ids.add(city.wonder.id)
         for effect in self._all_effects():
             for b in effect.buildings + ((effect.building,) if effect.building else ()):
                 if b not in ids:
@@ -203,9 +204,11 @@ class Ruleset(RulesPack):
             for face in die.faces:
                 if face.compare and face.compare not in self.compare_groups:
                     raise ValueError(f"{die.colour} face {face.face!r} compares unknown building {face.compare!r}")
+                if die.colour == "purple" and not face.compare:
+                    raise ValueError(f"purple face {face.face!r} must name the building the Guild Court compares")
         return self
 
-    def _all_effects(self):
+    def _all_effects(self) -> Iterator[Effect]:
         for b in self.buildings + tuple(c.wonder for c in self.cities) + tuple(o for c in self.cities for o in c.overrides):
             for s in b.spaces:
                 yield from s.effects

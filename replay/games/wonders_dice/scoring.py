@@ -24,7 +24,7 @@ def player_categories(state: GameState, p: PlayerState) -> dict[str, int]:
 
 
 def final_scores(state: GameState) -> dict[str, Any]:
-    scores = []
+    scores: list[dict[str, Any]] = []
     for p in state.players:
         cats = player_categories(state, p)
         scores.append({"seat": p.seat, "total": sum(cats.values()), "coins": p.coins, "categories": cats})

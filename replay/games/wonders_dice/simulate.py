@@ -14,7 +14,7 @@ from replay.errors import ReplayError
 from replay.events import Event
 
 from .bots import BOTS, GreedyBot, RandomBot
-from .engine import Chooser, fail_for
+from .engine import Chooser, StepKey, fail_for
 from .events import KIND
 from .projector import act
 from .rules_data import Options, Ruleset, default_ruleset
@@ -24,7 +24,7 @@ from .state import GameState
 MAX_TURNS = 200
 
 
-def _step_dict(s) -> dict[str, Any]:
+def _step_dict(s: StepKey) -> dict[str, Any]:
     return {"kind": s.kind, "die": s.die, "building": s.building, "lane": s.lane, "space": s.space, "slot": s.slot}
 
 
