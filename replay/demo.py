@@ -19,7 +19,7 @@ from .errors import DuplicateAppend, ReplayError
 from .registry import registry
 from .services.audit import audit
 from .services.logs import load_log
-from .services.review import Review
+from .services.review import open_review
 from .services.simulation import player_counts, simulate_games, simulated
 from .tables import render
 
@@ -102,7 +102,7 @@ def _disputed(archive: Archive) -> str:
         altered[i] = altered[i]._replace(payload={**altered[i].payload, "claims": claims})
         archive.append_many([StreamAppend(copy, NEW_STREAM, altered)])
         found = audit(load_log(copy, archive))
-        review = Review(load_log(copy, archive))
+        review = open_review(copy, archive)
         at = review.problem_indexes()[0]
         shown = "\n".join(review.show(at).splitlines()[:6])
         return (f"8. A disputed game: {copy} is {game_id} with one written payment changed. replay audit {copy}:\n"

@@ -163,13 +163,21 @@ def events_digest(events: Sequence[Event]) -> str:
     return h.hexdigest()[:16]
 
 
+def stamp(last_seq: int, files: Sequence[str]) -> str:
+    """What identifies an archived game's events without reading them: its length and the
+    (immutable) files that hold it, from the manifest. Compaction moves a game to new files,
+    so its stamp changes and its cached index is rebuilt."""
+    return f"{last_seq}:" + hashlib.sha256("|".join(files).encode()).hexdigest()[:16]
+
+
 class IndexCache:
     """Game indexes kept under ``<archive>/cache/index/<kind>/``: derived, rebuildable, never trusted blindly.
 
-    A cached index is used only if it was built for the same number of events
-    ending in the same stored chain hash, with the game's current snapshot
-    version; anything else rebuilds it. Writing is best effort: a read-only
-    archive simply goes without a cache.
+    An entry holds a game's index and its events, so that opening a game for show or
+    step reads neither Parquet nor replays anything. It is used only if it was built
+    for the game's current stamp (its length and the files that hold it, from the
+    manifest) and the game's current snapshot version; anything else rebuilds it.
+    Writing is best effort: a read-only archive simply goes without a cache.
     """
 
     def __init__(self, root: Path) -> None:
@@ -178,21 +186,25 @@ class IndexCache:
     def path(self, kind: str, game_id: str) -> Path:
         return self.root / kind / f"{game_id}.json"
 
-    def load(self, game: Game[Any, Any], game_id: str, events: int, head: str) -> GameIndex | None:
+    def load(self, game: Game[Any, Any], game_id: str, head: str) -> tuple[GameIndex, list[Event]] | None:
         try:
             raw = json.loads(self.path(game.kind, game_id).read_bytes())
-            if (raw.get("format") != INDEX_FORMAT or raw["events"] != events or raw["head"] != head
+            if (raw.get("format") != INDEX_FORMAT or raw["head"] != head
                     or any(s["version"] != game.rules.snapshot_version for s in raw["snapshots"])):
                 return None
-            return GameIndex.from_json(raw)
+            events = [Event(game_id, seq, game.kind, t, v, p) for seq, (t, v, p) in enumerate(raw["log"])]
+            if len(events) != raw["events"]:
+                return None
+            return GameIndex.from_json(raw), events
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def save(self, game_id: str, index: GameIndex) -> bool:
+    def save(self, game_id: str, index: GameIndex, events: Sequence[Event]) -> bool:
         path = self.path(index.kind, game_id)
+        body = {**index.to_json(), "log": [[e.type, e.version, e.payload] for e in events]}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, json.dumps(index.to_json(), separators=(",", ":")).encode())
+            atomic_write(path, json.dumps(body, separators=(",", ":")).encode())
             return True
         except OSError:
             return False

@@ -16,7 +16,7 @@ import click
 from ..services.audit import audit as run_audit
 from ..services.logs import load_log
 from ..services.packs import load_files
-from ..services.review import Review, compare
+from ..services.review import compare, open_review
 from ..services.stepper import StepSession
 from .options import archive_option, game_option, ruleset_option
 
@@ -68,8 +68,7 @@ def show(game: str, at: str | None, player: str | None, ruleset_files: tuple[Pat
       replay show my-game.txt --at turn:12 --player Ana
       replay show 7wonders-dice-s1-000003 --at seq:40 --format json
     """
-    log = load_log(game, archive_path, kind)
-    review = Review(log, load_files(ruleset_files, log.game.kind))
+    review = open_review(game, archive_path, kind, load_files(ruleset_files))
     i = review.locate(at)
     if fmt == "json":
         click.echo(json.dumps(review.show_data(i, player), indent=2))
@@ -132,8 +131,7 @@ def step(game: str, ruleset_files: tuple[Path, ...], kind: str | None, archive_p
       replay step my-game.txt
       printf 'N\\nN\\nf Ana\\nb\\nq\\n' | replay step my-game.txt
     """
-    log = load_log(game, archive_path, kind)
-    session = StepSession(Review(log, load_files(ruleset_files, log.game.kind)))
+    session = StepSession(open_review(game, archive_path, kind, load_files(ruleset_files)))
     for line in session.opening():
         click.echo(line)
     for raw in sys.stdin:

@@ -11,45 +11,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from ..archive import Archive
 from ..contract import AnyGame
 from ..diff import changes
 from ..driver import replay
-from ..errors import ReplayError
+from ..errors import NotAnArchive, ReplayError
 from ..events import Event
 from ..packs import PackLibrary, RulesPack
 from ..problems import Problem
-from ..snapshots import GameIndex, IndexCache, events_digest
-from .logs import Log, same_game
+from ..snapshots import GameIndex, IndexCache, events_digest, stamp
+from .logs import Log, load_log, same_game
 
 
 class Review:
-    """One game opened for navigation."""
+    """One game opened for navigation (:func:`open_review` opens one by id or file)."""
 
-    def __init__(self, log: Log, packs: Iterable[RulesPack] = (), cache: bool = True) -> None:
+    def __init__(self, log: Log, packs: Iterable[RulesPack] = (), index: GameIndex | None = None) -> None:
         self.log = log
         self.game: AnyGame = log.game
         self.events: list[Event] = log.events
         self.library: PackLibrary = log.library(packs)
-        self.index = self._index(cache)
+        self.index = index or GameIndex.build(self.game, self.events, self.library, events_digest(self.events),
+                                              source=log.source, lines=log.lines)
         if self.index.unplayable is not None:
             raise ReplayError(f"{log.source}: the game cannot be replayed: {self.index.unplayable}")
         self._state_at: tuple[int, Any] | None = None
-
-    def _index(self, cache: bool) -> GameIndex:
-        log = self.log
-        if log.archive is not None and log.chain:
-            head = f"{log.chain[-1][1]:x}"
-            store = IndexCache(log.archive.root)
-            found = store.load(self.game, log.game_id, len(self.events), head) if cache else None
-            if found is None:
-                found = GameIndex.build(self.game, self.events, self.library, head, source=log.source)
-                if cache:
-                    store.save(log.game_id, found)
-            return found
-        return GameIndex.build(self.game, self.events, self.library, events_digest(self.events),
-                               source=log.source, lines=log.lines)
 
     # ------------------------------------------------------------------ where things are
 
@@ -141,6 +130,36 @@ class Review:
 
     def changes(self, before: int, after: int) -> list[str]:
         return changes(self.data(before), self.data(after))
+
+
+def open_review(spec: str, archive: Archive | Path | None, kind: str | None = None,
+                packs: Iterable[RulesPack] = (), cache: bool = True) -> Review:
+    """A game for navigation: an archived game by id (its index cached under the archive), or a file."""
+    packs = list(packs)
+    store = _archive_of(archive) if not Path(spec).exists() else None
+    info = store.snapshot().streams.get(spec) if store is not None else None
+    if store is None or info is None:
+        return Review(load_log(spec, archive, kind), packs)
+    game = store.registry.get(info.kind)
+    head = stamp(info.last_seq, info.files)
+    cached = IndexCache(store.root).load(game, spec, head) if cache else None
+    if cached is not None:
+        index, events = cached
+        return Review(Log(events, game, spec, archive=store), packs, index)
+    log = load_log(spec, store, kind)
+    index = GameIndex.build(game, log.events, log.library(packs), head, source=spec)
+    if cache:
+        IndexCache(store.root).save(spec, index, log.events)
+    return Review(log, packs, index)
+
+
+def _archive_of(archive: Archive | Path | None) -> Archive | None:
+    if isinstance(archive, Archive) or archive is None:
+        return archive
+    try:
+        return Archive(archive)
+    except NotAnArchive:
+        return None
 
 
 @dataclass
