@@ -1,7 +1,7 @@
 """replay: event-sourced game-log replay and analysis.
 
 The core (everything outside ``replay.games``) knows events, archives and
-plug-ins, never the rules of a particular game.
+games (through the contract in ``replay.contract``), never the rules of a particular game.
 """
 
 __version__ = "0.1.0"

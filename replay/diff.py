@@ -1,6 +1,6 @@
 """What changed between two plain-data states, as short readable lines.
 
-Game plug-ins turn their states into plain data (``to_dict``); this works on any
+Games turn their states into plain data (``Views.data``); this works on any
 of them, so step-through and audit explain every game the same way.
 """
 

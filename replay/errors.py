@@ -19,11 +19,11 @@ class ReplayError(Exception):
 
 
 class UnknownGameKind(ReplayError):
-    """No plug-in is registered for a game kind."""
+    """No game is installed for a game kind."""
 
 
 class PluginError(ReplayError):
-    """A plug-in breaks the plug-in contract (names clash, upcasters missing)."""
+    """A game breaks the game contract (names clash, upcasters missing, parts of the wrong kind)."""
 
 
 class SchemaError(ReplayError):

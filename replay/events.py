@@ -32,7 +32,7 @@ class EventPayload(BaseModel):
 
     A subclass sets ``event_type`` (snake_case; also its Parquet column name) and
     ``version`` (bumped on every change to its fields; the old shape is then read
-    through an upcaster registered by the plug-in).
+    through an upcaster registered by the game).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -47,7 +47,7 @@ class EventPayload(BaseModel):
 
 
 class Seat(BaseModel):
-    """A player at the table. Plug-ins may extend it (a city, a colour)."""
+    """A player at the table. Games may extend it (a city, a colour)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -78,7 +78,7 @@ class GameStartedBase(EventPayload):
     """The first event of every game (seq 0), whatever the game.
 
     It pins what replay needs before anything else: the ruleset and its content
-    hash, the seats, and the provenance. A plug-in's start event subclasses it and
+    hash, the seats, and the provenance. A game's start event subclasses it and
     may add fields (cities, options) or narrow ``seats`` to its own seat model.
     """
 

@@ -23,7 +23,7 @@ from .archive.store import NEW_STREAM, Archive, PreparedFile, StreamPosition
 from .errors import InvalidInput, ReplayError
 from .events import GAME_ID_PATTERN, Event
 from .packs import RulesPack
-from .problems import Location, Problem
+from .problems import Level, Location, Problem, Problems
 from .registry import GameRegistry
 
 BATCH_EVENTS = 250_000
@@ -265,15 +265,23 @@ def export_events(events: Iterable[Event], out: IO[str]) -> int:
     return n
 
 
-def read_events(lines: Iterable[str], games: GameRegistry, source: str | None = None) -> Iterator[Event]:
-    """Validated events from JSON Lines without an archive; raises InvalidInput on the first bad line."""
+def read_events(lines: Iterable[str], games: GameRegistry, source: str | None = None,
+                level: Level = "raise") -> Iterator[Event]:
+    """Validated events from JSON Lines without an archive.
+
+    ``raise``: InvalidInput at the first bad line; ``collect``: every bad line's problems,
+    in one InvalidInput at the end; ``ignore``: bad lines are skipped.
+    """
+    found = Problems(level, InvalidInput)
     for number, text in enumerate(lines, start=1):
         if text.strip():
             event, problems = parse_line(text, number, games)
-            if problems:
-                raise InvalidInput([p.at(source=source) for p in problems])
-            assert event is not None
-            yield event
+            for p in problems:
+                found.add(p.at(source=source))
+            if event is not None and not problems:
+                yield event
+    if found:
+        raise InvalidInput(found.found)
 
 
 __all__ = ["ImportResult", "NEW_STREAM", "dump_line", "export_events", "import_lines", "parse_line", "read_events"]

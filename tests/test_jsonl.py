@@ -124,3 +124,15 @@ def test_large_imports_spill_in_batches_and_commit_once(archive, monkeypatch):
     from replay.archive.verify import verify
 
     assert verify(archive).ok  # each game's hash chain runs on across the batches
+
+
+def test_reading_without_an_archive_at_each_error_level():
+    lines = _bad_file()
+    with pytest.raises(InvalidInput) as first:
+        list(read_events(lines, registry, source="bad.jsonl"))
+    assert [p.line for p in first.value.problems] == [3]
+    with pytest.raises(InvalidInput) as every:
+        list(read_events(lines, registry, source="bad.jsonl", level="collect"))
+    assert sorted({p.line for p in every.value.problems}) == [3, 4, 5, 6]  # seq order is the importer's check
+    kept = list(read_events(lines, registry, level="ignore"))
+    assert len(kept) == len(lines) - 4 and all(e.game_id == "g1" for e in kept)

@@ -1,1 +1,1 @@
-"""Game plug-ins. Each subpackage exports a ``PLUGIN`` named in pyproject's entry points."""
+"""The games. Each subpackage exports ``GAME``, an instance of its ``replay.contract.Game``, named in pyproject's entry points."""

@@ -92,7 +92,7 @@ def read_notation_file(path: Path, kind: str | None = None, games: GameRegistry 
 def read_jsonl_file(path: Path, games: GameRegistry = registry) -> Log:
     """One game in JSON Lines (a file of several games is refused: export one)."""
     text = read_text(path).splitlines(keepends=True)
-    events = list(read_events(text, games, source=str(path)))
+    events = list(read_events(text, games, source=str(path), level="collect"))
     if not events:
         raise ReplayError(f"{path}: no events")
     ids = {e.game_id for e in events}

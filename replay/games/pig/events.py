@@ -1,7 +1,7 @@
 """Pig's event types.
 
 ``die_rolled`` is at version 2; version 1 (fields ``seat`` and ``value``) is
-still read through :func:`die_rolled_v1_to_v2`. Pig is the reference plug-in, so
+still read through :func:`die_rolled_v1_to_v2`. Pig is the reference game, so
 it keeps one real upcaster for the archive's tests and docs to exercise.
 """
 
