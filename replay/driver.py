@@ -200,15 +200,3 @@ def replay(game: Game[S, Any], events: Iterable[Event], library: PackLibrary | N
     r = Replay(game, library, level=level, observers=observers, source=source, lines=lines).run(events)
     r.finish()
     return r
-
-
-class Collect(Observer):
-    """Keeps every step's position and problems (not the states): what navigation needs."""
-
-    def __init__(self) -> None:
-        self.positions: list[Position] = []
-        self.problems: list[tuple[Problem, ...]] = []
-
-    def after(self, step: Step) -> None:
-        self.positions.append(step.position)
-        self.problems.append(step.problems)

@@ -44,6 +44,38 @@ class Collector:
         return self._problems.found
 
 
+@dataclass
+class Header:
+    """A notation text split into its header tags and its body."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    """Tag name as written -> value (unescaped), for every tag but ``Seat``."""
+    seats: list[tuple[int, str, str]] = field(default_factory=list)
+    """(line number, the line as written, value) of every ``[Seat "..."]`` tag, in order."""
+    body: list[tuple[int, str]] = field(default_factory=list)
+    """(line number, text without its comment) of every other non-empty line."""
+
+
+def split_header(text: str, problems: Collector) -> Header:
+    """Header tags (``[Name "value"]``) and body lines; a malformed tag is a problem."""
+    header = Header()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = strip_comment(raw).strip()
+        if not line:
+            continue
+        if not line.startswith("["):
+            header.body.append((number, line))
+            continue
+        m = TAG.match(line)
+        if not m:
+            problems.add(number, 1, line, 'a header tag is [Name "value"]')
+        elif m.group(1).lower() == "seat":
+            header.seats.append((number, raw, unescape(m.group(2))))
+        else:
+            header.tags[m.group(1)] = unescape(m.group(2))
+    return header
+
+
 def kind_of(text: str) -> str | None:
     """The game kind a notation text names in its ``[Kind "..."]`` tag, if any."""
     m = KIND_TAG.search(text)

@@ -127,15 +127,12 @@ def project(archive: Archive, games: Sequence[AnyGame] | None = None,
             workers: int = 1) -> ProjectResult:
     """Project every kind (or ``games``): finished games not yet projected, and games in progress."""
     result = ProjectResult()
-    kinds = {s.kind for s in archive.snapshot().streams.values()}
+    streams = archive.snapshot().streams
+    kinds = {s.kind for s in streams.values()}
     chosen = list(games) if games is not None else [g for g in archive.registry.games() if g.kind in kinds]
-    plans = []
-    for game in chosen:
-        plans.append(game)
     if total:
-        streams = archive.snapshot().streams
-        total(sum(1 for s in streams.values() if s.kind in {g.kind for g in plans}))
-    for game in plans:
+        total(sum(1 for s in streams.values() if s.kind in {g.kind for g in chosen}))
+    for game in chosen:
         result.add(_project_kind(archive, game, progress, workers))
     return result
 

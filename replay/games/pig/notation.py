@@ -27,7 +27,7 @@ from typing import Any
 
 from replay.contract import Notation
 from replay.events import Event
-from replay.notation import TAG, Collector, Parsed, escape, strip_comment, unescape
+from replay.notation import Collector, Parsed, escape, split_header
 from replay.problems import Level
 
 KIND = "pig"
@@ -40,27 +40,16 @@ class PigNotation(Notation):
     def read(self, text: str, level: Level = "collect", source: str = "") -> Parsed:
         out = Parsed()
         problems = Collector(level, source)
-        tags: dict[str, str] = {}
+        header = split_header(text, problems)
+        tags = {name.lower(): value for name, value in header.tags.items()}
         seats: list[dict[str, Any]] = []
-        body: list[tuple[int, str]] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
-            line = strip_comment(raw).strip()
-            if not line:
-                continue
-            if line.startswith("["):
-                m = TAG.match(line)
-                if not m:
-                    problems.add(number, 1, line, 'a header tag is [Name "value"]')
-                elif m.group(1).lower() == "seat":
-                    seat, _, name = unescape(m.group(2)).partition(" ")
-                    if not seat.isdigit() or not name.strip():
-                        problems.add(number, 1, line, 'a seat is [Seat "<number> <name>"]')
-                    else:
-                        seats.append({"seat": int(seat), "name": name.strip()})
-                else:
-                    tags[m.group(1).lower()] = unescape(m.group(2))
-                continue
-            body.append((number, line))
+        for number, raw, value in header.seats:
+            seat, _, name = value.partition(" ")
+            if not seat.isdigit() or not name.strip():
+                problems.add(number, 1, raw.strip(), 'a seat is [Seat "<number> <name>"]')
+            else:
+                seats.append({"seat": int(seat), "name": name.strip()})
+        body = header.body
         if not self._start(out, problems, tags, seats, body[0][0] if body else 1):
             out.problems = problems.problems
             return out

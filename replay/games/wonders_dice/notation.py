@@ -28,7 +28,7 @@ from typing import Any
 
 from replay.contract import Notation
 from replay.events import Event
-from replay.notation import TAG, Collector, Parsed, escape, strip_comment, unescape
+from replay.notation import Collector, Parsed, escape, split_header
 from replay.problems import Level
 
 from .events import KIND
@@ -50,27 +50,10 @@ def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
     """Events from notation. ``collect``: every problem gathered; ``raise``: NotationError at the first."""
     out = Parsed()
     problems = Collector(level, source)
-    tags: dict[str, str] = {}
-    seats: list[dict[str, Any]] = []
-    body: list[tuple[int, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = strip_comment(raw).strip()
-        if not line:
-            continue
-        if line.startswith("["):
-            m = TAG.match(line)
-            if not m:
-                problems.add(number, 1, line, 'a header tag is [Name "value"]')
-                continue
-            name, value = m.group(1), unescape(m.group(2))
-            if name.lower() == "seat":
-                seat = _seat(value, number, raw, problems)
-                if seat:
-                    seats.append(seat)
-            else:
-                tags[_tag_name(name)] = value
-            continue
-        body.append((number, line))
+    header = split_header(text, problems)
+    tags = {_tag_name(name): value for name, value in header.tags.items()}
+    seats = [s for s in (_seat(value, number, raw, problems) for number, raw, value in header.seats) if s]
+    body = header.body
     reader = _Body(out, problems, raw_lines=text.splitlines())
     start = reader.start(tags, seats, body[0][0] if body else 1)
     if start is not None:
