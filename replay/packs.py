@@ -65,8 +65,9 @@ class RulesPack(PackPart):
 
     @cached_property
     def content_hash(self) -> str:
-        """``sha256:`` of the pack's canonical JSON: whitespace and key order do not count."""
-        return content_hash(self.model_dump(mode="json"))
+        """``sha256:`` of the pack's canonical JSON: whitespace and key order do not count, and
+        neither do fields added to the model later while they hold their defaults (see :func:`added`)."""
+        return content_hash(hashed_data(self))
 
     @property
     def pin(self) -> RulesetPin:
@@ -77,6 +78,45 @@ class RulesPack(PackPart):
         out: list[tuple[str, str, str]] = []
         _walk_provenance(self, "", out)
         return out
+
+
+ADDED = "added"
+
+
+def added(default: Any, since: str, **kwargs: Any) -> Any:
+    """A field added to a pack model after packs were pinned with it missing.
+
+    While it holds its default it is left out of the content hash, so every pack written
+    before it existed keeps its hash, and every game pinned to such a pack keeps finding it.
+    The default must therefore mean what the model did before the field existed.
+    ``since`` names the release that added it (for people; the hash only needs the mark).
+    """
+    return Field(default, json_schema_extra={ADDED: since}, **kwargs)
+
+
+def hashed_data(pack: BaseModel) -> Any:
+    """The pack as JSON data, less the later-added fields that hold their defaults."""
+    data = pack.model_dump(mode="json")
+    _prune(pack, data)
+    return data
+
+
+def _prune(node: Any, data: Any) -> None:
+    if isinstance(node, BaseModel) and isinstance(data, dict):
+        for name, info in type(node).model_fields.items():
+            value = getattr(node, name)
+            extra = info.json_schema_extra
+            if isinstance(extra, dict) and ADDED in extra and value == info.get_default(call_default_factory=True):
+                data.pop(name, None)
+            elif name in data:
+                _prune(value, data[name])
+    elif isinstance(node, (list, tuple)) and isinstance(data, list):
+        for item, dumped in zip(node, data):
+            _prune(item, dumped)
+    elif isinstance(node, dict) and isinstance(data, dict):
+        for key, item in node.items():
+            if key in data:
+                _prune(item, data[key])
 
 
 def _walk_provenance(node: Any, path: str, out: list[tuple[str, str, str]]) -> None:
