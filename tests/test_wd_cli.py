@@ -49,7 +49,7 @@ def test_rules_list_show_validate_diff(runner, tmp_path):
     shown = _ok(runner, "rules", "show", "7wd-default", "--part", "options")
     assert json.loads(shown.split("\n", 1)[1])["resolution"] == "simultaneous"
     full = json.loads(_ok(runner, "rules", "show", "7wd-default").split("\n", 1)[1])
-    full["buildings"][3]["spaces"][4]["cost"] = 9  # the Agora's r1c1, beyond 0..6
+    full["buildings"][3]["spaces"][4]["cost"] = 21  # the Agora's r1c1, beyond 0..20
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(full))
     result = runner.invoke(cli, ["rules", "validate", str(bad), "--game", "7wonders-dice"])

@@ -22,9 +22,10 @@ FIXTURES = Path(__file__).parent.parent / "fixtures" / "7wd"
 NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
 
 
-@pytest.mark.parametrize("name", ["golden-2p", "golden-4p"])
+@pytest.mark.parametrize("name", ["golden-2p", "golden-4p", "golden-2p-0.1.0", "golden-4p-0.1.0"])
 def test_golden_games_replay_exactly_as_recorded(name):
-    """Every state of the game, as text: each event's changes and the state hash after it."""
+    """Every state of the game, as text: each event's changes and the state hash after it. The
+    0.1.0 games were recorded under pack 0.1.0 (events at version 2) and replay as they were played."""
     events = list(read_events((FIXTURES / f"{name}.jsonl").read_text().splitlines(True), registry))
     expected = (FIXTURES / f"{name}.replay.txt").read_text()
     assert "\n".join(narrate(events)) + "\n" == expected

@@ -7,7 +7,7 @@ space r0c1 costs 1 and is worth 2 VP; the forum sections cost 0, 1, 2, 3 coins.
 from __future__ import annotations
 
 import pytest
-from wd_table import PASS, SKIP, Table, bonus, build, cross, wonder
+from wd_table import PASS, RULES, SKIP, Table, bonus, build, cross, wonder
 
 from replay.games.wonders_dice import GAME
 from replay.games.wonders_dice.engine import RULES as RULE_TEXT
@@ -34,7 +34,7 @@ def test_start_ruleset_must_be_the_pinned_one():
     table = Table()
     pin = {**table.start.payload["ruleset"], "content_hash": "sha256:" + "0" * 64}
     bad = table.start._replace(payload={**table.start.payload, "ruleset": pin})
-    with pytest.raises(RulesetError, match="not available; the available 7wd-default 0.1.0 has sha256:"):
+    with pytest.raises(RulesetError, match=f"not available; the available 7wd-default {RULES.version} has sha256:"):
         GAME.library().find(bad.payload["ruleset"])
 
 

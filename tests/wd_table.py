@@ -43,22 +43,23 @@ def bonus(slot: int) -> dict[str, Any]:
 class Table:
     """Seats named A, B, C, ... with the given cities; ``roll``, ``act``, ``swap``, ``end`` emit events."""
 
-    def __init__(self, cities=("giza", "rhodes"), options: dict | None = None, game_id: str = "t") -> None:
+    def __init__(self, cities=("giza", "rhodes"), options: dict | None = None, game_id: str = "t", pack=None) -> None:
         self.game_id = game_id
         self.events: list[Event] = []
+        self.pack = pack or RULES
         names = "ABCDEFG"
         self.start = self._emit("game_started", {
-            "ruleset": RULES.pin.model_dump(), "provenance": {"source": "typed", "detail": "test"},
+            "ruleset": self.pack.pin.model_dump(), "provenance": {"source": "typed", "detail": "test"},
             "seats": [{"seat": i, "name": names[i], "city": c} for i, c in enumerate(cities)],
-            "options": {**RULES.options.model_dump(mode="json"), **(options or {})}, "tags": {},
+            "options": {**self.pack.options.model_dump(mode="json"), **(options or {})}, "tags": {},
         })
         self.state = self.replay.state
 
     def _emit(self, type_: str, payload: dict[str, Any]) -> Event:
         """Apply an event through the replay driver, strictly: any problem raises RuleViolation."""
-        event = Event(self.game_id, len(self.events), KIND, type_, 2 if type_ == "game_started" else 1, payload)
+        event = Event(self.game_id, len(self.events), KIND, type_, 3 if type_ == "game_started" else 1, payload)
         if type_ == "game_started":
-            self.replay = Replay(GAME, level="raise")
+            self.replay = Replay(GAME, GAME.library(extra=[self.pack]), level="raise")
         self.replay.push(event)
         self.events.append(event)
         return event

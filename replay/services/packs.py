@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,13 +31,27 @@ def load(spec: str, kind: str | None = None, games: GameRegistry = registry) -> 
     path = Path(spec)
     if not path.is_file():
         raise ReplayError(f"{spec!r} is neither a shipped pack (see `replay rules list`) nor a file")
+    candidates = [games.get(kind)] if kind else _likely_games(path, games)
     errors = []
-    for game in ([games.get(kind)] if kind else games.games()):
+    for game in candidates:
         try:
             return game, load_pack(game.pack_model, path)
         except PackError as exc:
-            errors.append(f"as a {game.kind} pack: {exc}")
-    raise PackError("\n".join(errors))
+            errors.append(str(exc) if kind or len(candidates) == 1 else f"as a {game.kind} pack: {exc}")
+    hint = "" if kind else f"\n(read as a {candidates[0].kind} pack; pass --game KIND to choose another)"
+    raise PackError("\n".join(errors[:1]) + hint)
+
+
+def _likely_games(path: Path, games: GameRegistry) -> list[AnyGame]:
+    """The games whose pack model fits the file's top-level keys best, best first: a file meant for one
+    game is judged as that game's pack, not as every game's."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        raw = {}
+    keys = set(raw) if isinstance(raw, dict) else set()
+    ranked = sorted(games.games(), key=lambda g: -len(keys & set(g.pack_model.model_fields)))
+    return ranked
 
 
 def load_files(files: tuple[Path, ...] | list[Path], kind: str | None = None) -> list[RulesPack]:

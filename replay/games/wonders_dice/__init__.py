@@ -4,7 +4,7 @@ derived tables and bots, on the game contract."""
 from replay.contract import Game
 
 from .analytics import WondersDiceAnalytics
-from .events import EVENT_TYPES, KIND, GameStarted, game_started_v1_to_v2
+from .events import EVENT_TYPES, KIND, GameStarted, game_started_v1_to_v2, game_started_v2_to_v3
 from .notation import WondersDiceNotation
 from .rules import WondersDiceRules
 from .rules_data import Ruleset
@@ -20,7 +20,7 @@ class WondersDice(Game[GameState, Ruleset]):
     event_types = EVENT_TYPES
     start_type = GameStarted
     end_types = frozenset({"game_ended"})
-    upcasters = (game_started_v1_to_v2,)
+    upcasters = (game_started_v1_to_v2, game_started_v2_to_v3)
     pack_model = Ruleset
     default_pack = "7wd-default"
 

@@ -44,6 +44,7 @@ RULES: dict[str, str] = {
     ),
     "effect.choice": "Each effect is answered by one valid choice, in order.",
     "bonus.slot": "Completing a building (not the Warehouse) crosses one free bonus slot of your choice.",
+    "space.locked": "The Guild Court and the Gallery of Leaders are built only by a player who unlocked their die.",
     "swap.required": "A special die unlocked for the first time replaces a grey die of the Forum at the end of that turn.",
     "end.trigger": "When a player has crossed 3 bonuses, the turn is finished and one final turn is played; then scoring.",
     "claim.paid": "The coins written as paid are what the action cost.",
@@ -87,12 +88,18 @@ class StepKey(NamedTuple):
 
 @dataclass
 class Prompt:
-    """A question the rules ask a player: the answers allowed, and why any other is refused."""
+    """A question the rules ask a player: the answers allowed, and why any other is refused.
+
+    ``voids`` says, for a refused answer, whether the rules make it void (it does nothing)
+    rather than illegal: an action chosen at the start of the turn that an earlier player's
+    action made impossible (option ``void_actions``).
+    """
 
     kind: str                                       # main | extra | cross | bonus
     candidates: Callable[[], Iterable[StepKey]]
     problem: Callable[[StepKey], tuple[str, str, str] | None]
     can_skip: bool = False
+    voids: Callable[[StepKey, tuple[str, str, str]], bool] | None = None
 
     def options(self) -> list[StepKey]:
         out = [c for c in self.candidates() if self.problem(c) is None]
@@ -117,6 +124,7 @@ class Outcome(NamedTuple):
     paid: int
     vp: int
     steps: list[StepKey]
+    void: bool = False
 
 
 # ----------------------------------------------------------------------------- costs
@@ -140,12 +148,32 @@ def construction_coins(p: PlayerState, cost: int) -> int:
 # ----------------------------------------------------------------------------- the resolver
 
 
-class _Action:
-    """Resolves one player's action against the state, asking ``chooser`` every question."""
+FollowUp = list[Any]
+"""A question an effect will ask later, as plain data (it may sit in a snapshot):
+``["effect", building, space, i]`` (the i-th effect of a space), ``["bonus_effect", slot, i]``,
+``["bonus"]`` (choosing a bonus slot)."""
 
-    def __init__(self, state: GameState, p: PlayerState, chooser: Chooser) -> None:
+
+class Void(Exception):
+    """An action the rules make void: it does nothing (option ``void_actions``)."""
+
+    def __init__(self, step: StepKey) -> None:
+        self.step = step
+
+
+class _Action:
+    """Resolves one player's action against the state, asking ``chooser`` every question.
+
+    With a ``queue`` (two-phase resolution), every question an effect asks (which space to
+    cross, the extra action, the bonus slot) is put on the queue instead of being asked;
+    :func:`resolve_follow_ups` asks them later, in order, after every seat's main action.
+    """
+
+    def __init__(self, state: GameState, p: PlayerState, chooser: Chooser, queue: list[FollowUp] | None = None) -> None:
         self.state, self.p, self.chooser = state, p, chooser
         self.rules: Ruleset = state.rules
+        self.options: Options = state.options
+        self.queue = queue
         self.paid = 0
         self.vp = 0
         self.steps: list[StepKey] = []
@@ -158,8 +186,16 @@ class _Action:
     # -- the main action and extra actions ------------------------------------------------
 
     def main(self) -> None:
-        step = self.ask(Prompt("main", self._action_candidates, lambda s: self._action_problem(s, free=False, main=True)))
+        step = self.ask(Prompt("main", self._action_candidates, lambda s: self._action_problem(s, free=False, main=True),
+                               voids=self._voids))
         self._do_action(step, free=False)
+
+    def _voids(self, step: StepKey, problem: tuple[str, str, str]) -> bool:
+        """Void, not illegal: the Guild Court condition held at the start of the turn and an
+        earlier player's action this turn broke it (sequential resolutions, option ``void_actions``)."""
+        if not self.options.void_actions or self.options.resolution == "simultaneous" or problem[0] != "guild.condition":
+            return False
+        return step.kind == "build" and self._guild_problem(step.die, at_start=True) is None
 
     def _do_action(self, step: StepKey, free: bool) -> None:
         p = self.p
@@ -171,16 +207,32 @@ class _Action:
         elif step.kind == "build":
             assert step.die is not None and step.building is not None and step.space is not None  # checked by the prompt
             cost = die_cost(self.state, p, step.die, free)
-            self._cross(step.building, step.space, extra_coins=cost)
             income = p.income.get(self.state.forum[step.die], 0)
-            if income:
+            when = self.options.income
+            if income and when == "when_chosen":
+                self._gain(income)
+            self._cross(step.building, step.space, extra_coins=cost, income=income if when == "after_paying" else 0)
+            if income and when == "after_action":
                 self._gain(income)
 
-    def _action_candidates(self) -> Iterable[StepKey]:
-        yield StepKey("pass")
-        for lane in self.p.board["wonder"].lanes:
-            for space in self._open(lane, "wonder"):
-                yield StepKey("wonder", None, "wonder", lane.symbol, space)
+    def _extra_allowed(self, free_die: bool) -> tuple[str, ...]:
+        """What 'take another action' may be (ruling 8, options ``extra_action_pass`` and ``free_action_wonder``)."""
+        kinds = ["build"]
+        if not free_die or self.options.free_action_wonder:
+            kinds.append("wonder")
+        if self.options.extra_action_pass and not free_die:
+            kinds.append("pass")
+        return tuple(kinds)
+
+    def _action_candidates(self, allowed: tuple[str, ...] = ("pass", "wonder", "build")) -> Iterable[StepKey]:
+        if "pass" in allowed:
+            yield StepKey("pass")
+        if "wonder" in allowed:
+            for lane in self.p.board["wonder"].lanes:
+                for space in self._open(lane, "wonder"):
+                    yield StepKey("wonder", None, "wonder", lane.symbol, space)
+        if "build" not in allowed:
+            return
         for die in self.state.forum:
             for building, lane in self._reach(die):
                 for space in self._open(lane, building):
@@ -199,8 +251,8 @@ class _Action:
         colour = self.state.forum[die]
         face = self._face(die)
         for b in self.p.board.values():
-            if face.colours:
-                if b.colour in face.colours:
+            if face.colours or face.buildings:
+                if b.colour in face.colours or b.id in face.buildings:
                     yield from ((b.id, lane) for lane in b.lanes)
             elif b.colour == colour:
                 yield from ((b.id, lane) for lane in b.lanes if lane.symbol in face.symbols)
@@ -210,15 +262,15 @@ class _Action:
         if b is None or lane not in b.lane:
             return False
         face = self._face(die)
-        if face.colours:
-            return b.colour in face.colours
+        if face.colours or face.buildings:
+            return b.colour in face.colours or b.id in face.buildings
         return b.colour == self.state.forum[die] and lane in face.symbols
 
     def _face(self, die: str) -> Face:
         return self.rules.faces[self.state.forum[die]][self.state.roll[die][0]]
 
     def _action_problem(self, s: StepKey, free: bool, main: bool) -> tuple[str, str, str] | None:
-        allowed = ("build", "wonder", "pass") if main else ("build", "wonder")
+        allowed = ("build", "wonder", "pass") if main else self._extra_allowed(free)
         if s.kind not in allowed:
             return ("action.main" if main else "effect.choice", " or ".join(allowed), s.kind)
         if s.kind == "pass":
@@ -238,18 +290,25 @@ class _Action:
             where = ", ".join(f"{b}/{lane}" for b, lane in sorted(reach)) or "nothing"
             return ("die.target", f"the {colour} die showing {face} to reach {where}", f"{s.building}/{s.lane}")
         assert s.building is not None  # _reaches is False without a building
-        return self._space_problem(s.building, s.lane, s.space, extra=die_cost(self.state, self.p, s.die, free), die=s.die)
+        credit = self.p.income.get(colour, 0) if self.options.income == "when_chosen" else 0
+        return self._space_problem(s.building, s.lane, s.space, extra=die_cost(self.state, self.p, s.die, free), die=s.die,
+                                   credit=credit)
 
     # -- crossing a space --------------------------------------------------------------------
 
     def _space_problem(
-        self, building: str, lane_symbol: str | None, space: str | None, extra: int, die: str | None = None
+        self, building: str, lane_symbol: str | None, space: str | None, extra: int, die: str | None = None,
+        credit: int = 0,
     ) -> tuple[str, str, str] | None:
+        """Why ``space`` cannot be crossed now (None if it can); ``extra`` coins for the die, ``credit``
+        coins gained before paying (income when the die is chosen)."""
         p = self.p
         b = p.board.get(building)
         lane = b.lane.get(lane_symbol) if b is not None and lane_symbol is not None else None
         if b is None or lane is None or space not in lane.spaces:
             return ("space.unknown", f"a space on an arrow of {building}", f"{building}/{lane_symbol}/{space}")
+        if b.colour in self.rules.start.special and b.colour not in p.unlocked:
+            return ("space.locked", f"the {b.colour} die unlocked by {p.name} first", f"{building}, still locked")
         crossed = p.crossed.get(building, ())
         if space in crossed:
             return ("space.taken", f"an open space of {building}", f"{space}, already crossed")
@@ -263,13 +322,15 @@ class _Action:
                 return problem
         cost = b.space[space].cost
         owed = extra + construction_coins(p, cost)
-        if owed > p.coins:
-            return ("pay.coins", f"at most {p.coins} coins to pay",
+        available = self._gained(credit) if credit else p.coins
+        if owed > available:
+            return ("pay.coins", f"at most {available} coins to pay",
                     f"{owed} owed ({extra} for the die, {construction_coins(p, cost)} for a cost of {cost} "
                     f"with {max(0, p.resources)} resources)")
         return None
 
-    def _guild_problem(self, die: str | None) -> tuple[str, str, str] | None:
+    def _guild_problem(self, die: str | None, at_start: bool = False) -> tuple[str, str, str] | None:
+        """The Guild Court condition against each neighbour; ``at_start``: as the table stood when the turn began."""
         state = self.state
         purple = next((d for d, c in state.forum.items() if c == "purple"), None) if die is None else die
         if purple is None or state.forum.get(purple) != "purple":
@@ -277,11 +338,11 @@ class _Action:
         face = self._face(purple)
         assert face.compare is not None, f"purple face {face.face!r} names nothing to compare"  # the pack does not check it
         group = state.rules.compare_groups[face.compare]
-        mine = _count(state, self.p.seat, group)
+        mine = _count(state, self.p.seat, group, own=True)
         left, right = state.neighbours(self.p.seat)
         others = {left, right} - {self.p.seat}
         for o in others:
-            theirs = _count(state, o, group)
+            theirs = _count(state, o, group, own=False, at_start=at_start)
             need_more = len(state.players) == 2
             if mine < theirs or (need_more and mine == theirs):
                 rel = "more than" if need_more else "at least as many as"
@@ -289,29 +350,66 @@ class _Action:
                         f"{self.p.name} has {mine}")
         return None
 
-    def _cross(self, building: str, space: str, extra_coins: int) -> None:
+    def _cross(self, building: str, space: str, extra_coins: int, income: int = 0) -> None:
+        """Pay, cross, gain ``income`` (when it comes after paying), run the space's effects, then
+        the completion: the Agora's first completion and the completion bonus. Whether *this*
+        crossing completes the building is decided when it is made (option ``completion``:
+        ``at_crossing``) or, as 0.1 did, after the effects (an extra action that completes the
+        building from inside then completed it twice)."""
         p = self.p
         b = p.board[building]
         cost = b.space[space].cost
         coins = extra_coins + construction_coins(p, cost)
-        if self.state.options.resources == "spent":
+        if self.options.resources == "spent":
             p.resources_spent += min(cost, max(0, p.resources))
         p.coins -= coins
         self.paid += coins
+        if income:
+            self._gain(income)
         p.crossed.setdefault(building, set()).add(space)
         p.this_turn.append((building, space))
-        for effect in b.space[space].effects:
-            self._effect(effect, b.category, building)
-        if b.id == "agora" and p.complete("agora"):
+        at_crossing = self.options.completion == "at_crossing"
+        if at_crossing:
+            agora_done = b.id == "agora" and p.complete("agora")
+            completed = b.bonus_on_complete and self._completed(building)
+        for i, effect in enumerate(b.space[space].effects):
+            self._effect(effect, b.category, building, ["effect", building, space, i])
+        if not at_crossing:
+            agora_done = b.id == "agora" and p.complete("agora")
+            completed = b.bonus_on_complete and self._completed(building)
+        if agora_done:
             self.state.agora_completers.append(p.seat)
-        if b.bonus_on_complete and self._completed(building):
-            free = [i for i, taken in enumerate(p.bonuses) if not taken]
-            if free:
-                pick = self.ask(Prompt("bonus", lambda: (StepKey("bonus", slot=i) for i in free), self._bonus_problem))
-                assert pick.slot is not None  # _bonus_problem refused a step without a free slot
-                p.bonuses[pick.slot] = True
-                for effect in self.rules.bonus_slots.slots[pick.slot]:
-                    self._effect(effect, "bonus", None)
+        if completed and not all(p.bonuses):
+            self._follow_up(["bonus"])
+
+    def _take_bonus(self) -> None:
+        p = self.p
+        free = [i for i, taken in enumerate(p.bonuses) if not taken]
+        if not free:
+            return  # every slot was taken meanwhile (two-phase: by an earlier follow-up)
+        pick = self.ask(Prompt("bonus", lambda: (StepKey("bonus", slot=i) for i in free), self._bonus_problem))
+        assert pick.slot is not None  # _bonus_problem refused a step without a free slot
+        p.bonuses[pick.slot] = True
+        for i, effect in enumerate(self.rules.bonus_slots.slots[pick.slot]):
+            self._effect(effect, "bonus", None, ["bonus_effect", pick.slot, i])
+
+    def _follow_up(self, what: FollowUp) -> None:
+        """Ask an effect's question now, or put it on the two-phase queue."""
+        if self.queue is not None:
+            self.queue.append(what)
+        else:
+            self.run_follow_up(what)
+
+    def run_follow_up(self, what: FollowUp) -> None:
+        if what[0] == "bonus":
+            self._take_bonus()
+        elif what[0] == "effect":
+            _, building, space, i = what
+            b = self.p.board[building]
+            self._ask_effect(b.space[space].effects[i], building)
+        else:
+            _, slot, i = what
+            self._ask_effect(self.rules.bonus_slots.slots[slot][i], None)
 
     def _completed(self, building: str) -> bool:
         p = self.p
@@ -328,15 +426,20 @@ class _Action:
             return ("bonus.slot", "a free bonus slot: " + ", ".join(map(str, free)), str(s))
         return None
 
+    def _gained(self, coins: int) -> int:
+        """The coins held after gaining ``coins`` (the cap, if any, applied)."""
+        cap = self.options.coin_cap
+        return min(cap, self.p.coins + coins) if cap is not None else self.p.coins + coins
+
     def _gain(self, coins: int) -> None:
-        cap = self.state.options.coin_cap
-        self.p.coins = min(cap, self.p.coins + coins) if cap is not None else self.p.coins + coins
+        self.p.coins = self._gained(coins)
 
     def _score(self, category: str, vp: int) -> None:
         self.p.vp[category] = self.p.vp.get(category, 0) + vp
         self.vp += vp
 
-    def _effect(self, e: Effect, category: str, building: str | None) -> None:
+    def _effect(self, e: Effect, category: str, building: str | None, source: FollowUp) -> None:
+        """Apply an effect; one that asks a question (crossing, the extra action) is a follow-up."""
         p, t = self.p, e.type
         if t in ("resource", "shield"):
             return  # read from the crossed spaces
@@ -368,15 +471,21 @@ class _Action:
             p.unlocked.add(e.die)
             if e.die not in self.state.forum.values() and e.die not in self.state.pending_swaps:
                 self.state.pending_swaps.append(e.die)
-        elif t == "cross":
+        elif t in ("cross", "extra_action"):
+            self._follow_up(source)
+
+    def _ask_effect(self, e: Effect, building: str | None) -> None:
+        """The question of an effect that asks one: which space(s) to cross, or the extra action."""
+        if e.type == "cross":
             self._effect_cross(e)
-        elif t == "extra_action":
-            step = self.ask(Prompt(
-                "extra", lambda: (c for c in self._action_candidates() if c.kind != "pass"),
-                lambda s: self._action_problem(s, free=e.free_die, main=False), can_skip=True,
-            ))
-            if step.kind != "skip":
-                self._do_action(step, free=e.free_die)
+            return
+        allowed = self._extra_allowed(e.free_die)
+        step = self.ask(Prompt(
+            "extra", lambda: self._action_candidates(allowed),
+            lambda s: self._action_problem(s, free=e.free_die, main=False), can_skip=True,
+        ))
+        if step.kind != "skip":
+            self._do_action(step, free=e.free_die)
 
     def _defence(self, building: str | None) -> int:
         return defence(self.state, self.p.seat, building)
@@ -398,7 +507,8 @@ class _Action:
 
         buildings = e.buildings
         for _ in range(e.count):
-            prompt = Prompt("cross", partial(candidates, buildings), problem_in(buildings), can_skip=True)
+            prompt = Prompt("cross", partial(candidates, buildings), problem_in(buildings),
+                            can_skip=not self.options.cross_mandatory)
             if not any(prompt.problem(c) is None for c in candidates(buildings)):
                 return  # nothing can be crossed: the effect lapses without a question
             step = self.ask(prompt)
@@ -417,26 +527,38 @@ def defence(state: GameState, seat: int, barracks: str | None) -> int:
     return _shields(state, defender, facing)
 
 
-def _count(state: GameState, seat: int, group: tuple[str, ...]) -> int:
-    """Crossed spaces of a building group, as the rules see them: before this turn (ruling 1),
-    or as they stand now when actions resolve in seat order."""
+def _count(state: GameState, seat: int, group: tuple[str, ...], own: bool, at_start: bool = False) -> int:
+    """Crossed spaces of a building group, as the Guild Court compares them. The player's own
+    spaces crossed this turn never count (the rulebook); a neighbour's count as they stood at the
+    start of the turn (ruling 1), or, when actions resolve one after another (``seat_order``,
+    ``two_phase``), with what the neighbour's earlier actions this turn added."""
     p = state.players[seat]
-    if state.options.resolution == "seat_order":
-        return sum(p.count(b) for b in group)
-    return sum(p.count_before_turn(b) for b in group)
+    if own or at_start or state.options.resolution == "simultaneous":
+        return sum(p.count_before_turn(b) for b in group)
+    return sum(p.count(b) for b in group)
 
 
 def _shields(state: GameState, seat: int, barracks: str) -> int:
     p = state.players[seat]
     if barracks not in p.board:
         return 0
-    return p.shields(barracks) if state.options.resolution == "seat_order" else p.shields_before_turn(barracks)
+    return p.shields_before_turn(barracks) if state.options.resolution == "simultaneous" else p.shields(barracks)
 
 
-def resolve(state: GameState, seat: int, chooser: Chooser) -> Outcome:
-    """Resolve one player's action in place; the chooser answers every question."""
-    action = _Action(state, state.players[seat], chooser)
+def resolve(state: GameState, seat: int, chooser: Chooser, queue: list[FollowUp] | None = None) -> Outcome:
+    """Resolve one player's action in place; the chooser answers every question (with a ``queue``,
+    only the main one: the effects' questions wait on the queue, see :func:`resolve_follow_ups`)."""
+    action = _Action(state, state.players[seat], chooser, queue)
     action.main()
+    return Outcome(action.paid, action.vp, action.steps)
+
+
+def resolve_follow_ups(state: GameState, seat: int, chooser: Chooser, queue: list[FollowUp]) -> Outcome:
+    """Two-phase resolution, second phase: one seat's queued questions, first come first asked;
+    a question an answer raises joins the end of the queue."""
+    action = _Action(state, state.players[seat], chooser, queue)
+    while queue:
+        action.run_follow_up(queue.pop(0))
     return Outcome(action.paid, action.vp, action.steps)
 
 
@@ -460,15 +582,22 @@ class _LogChooser(Chooser):
         self.i += 1
         problem = prompt.check(step)
         if problem:
+            if prompt.voids is not None and prompt.voids(step, problem):
+                raise Void(step)
             raise self.fail(*problem)
         return step
 
 
 def fail_for(state: GameState, event: Event, seat: int | None) -> Fail:
+    return fail_at(state, event.seq, seat)
+
+
+def fail_at(state: GameState, seq: int, seat: int | None) -> Fail:
+    """Makes violations located at event ``seq``, turn and player from the state."""
     def fail(rule_id: str, expected: str, found: str) -> RuleViolation:
         player = state.players[seat].name if seat is not None and 0 <= seat < len(state.players) else None
         return RuleViolation(Problem(rule_id, RULES[rule_id], expected, found,
-                                     Location(seq=event.seq, turn=state.turn or None, player=player)))
+                                     Location(seq=seq, turn=state.turn or None, player=player)))
     return fail
 
 

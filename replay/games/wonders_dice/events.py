@@ -34,13 +34,14 @@ class CitySeat(Seat):
 
 
 class GameStarted(GameStartedBase):
-    """Version 2 added ``tags``: the notation's header tags (Event, Date, Site, ...)."""
+    """Version 2 added ``tags``: the notation's header tags (Event, Date, Site, ...). Version 3
+    added the options of pack 0.2 (``completion``, ``income``, ...)."""
 
     event_type = "game_started"
-    version = 2
+    version = 3
     # Narrowing the base's seat model is the documented way to extend it; pydantic validates the narrower list.
     seats: list[CitySeat] = Field(min_length=2, max_length=7)  # type: ignore[assignment]
-    options: Options = Options()
+    options: Options | None = Field(default=None, description="the options played under; none: the pack's")
     tags: dict[str, str] = Field(default_factory=dict, description="free header tags: Event, Date, Site, ...")
 
 
@@ -48,6 +49,12 @@ class GameStarted(GameStartedBase):
 def game_started_v1_to_v2(payload: Payload) -> Payload:
     """Version 1 had no header tags."""
     return {**payload, "tags": {}}
+
+
+@upcaster("game_started", 2)
+def game_started_v2_to_v3(payload: Payload) -> Payload:
+    """Version 2 had the five options of pack 0.1; the others were what 0.1's engine did, their defaults."""
+    return {**payload, "options": {**Options().model_dump(mode="json"), **(payload.get("options") or {})}}
 
 
 class ForumDie(_Model):

@@ -23,6 +23,7 @@ See docs/notation.md for the whole grammar.
 from __future__ import annotations
 
 import re
+import typing
 from collections.abc import Iterable
 from typing import Any
 
@@ -32,7 +33,7 @@ from replay.notation import Collector, Parsed, escape, split_header
 from replay.problems import Level
 
 from .events import KIND
-from .rules_data import Options
+from .rules_data import Options, Ruleset
 
 STRUCTURAL = ("Game", "Kind", "Ruleset", "Options", "Source", "SourceDetail", "Seat")
 ROLL = re.compile(r"^(\d+)\s*\.\s*roll\s+(.*)$", re.IGNORECASE)
@@ -60,6 +61,36 @@ def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
         reader.read(body)
     out.problems = problems.problems
     return out
+
+
+def _options(text: str) -> dict[str, Any]:
+    """``name=value, ...``; ``none`` is null only for an option that may be null (``coin_cap``):
+    elsewhere it is a value (``agora_first_same_turn=none``)."""
+    out: dict[str, Any] = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        key, _, value = (x.strip() for x in item.partition("="))
+        field = Options.model_fields.get(key)
+        nullable = field is not None and type(None) in typing.get_args(field.annotation)
+        if nullable and value.lower() in ("", "none", "null"):
+            out[key] = None
+        elif value.lstrip("-").isdigit():
+            out[key] = int(value)
+        elif value.lower() in ("true", "false"):
+            out[key] = value.lower() == "true"
+        else:
+            out[key] = value
+    return out
+
+
+def _pinned_options(pin: list[str]) -> dict[str, Any]:
+    """The options of the pinned pack when it is shipped (a header may list only some options),
+    else the options' defaults."""
+    from . import GAME
+
+    for pack in GAME.packs().values():
+        if isinstance(pack, Ruleset) and [pack.id, pack.version, pack.content_hash] == pin:
+            return pack.options.model_dump(mode="json")
+    return {}
 
 
 def _tag_name(name: str) -> str:
@@ -110,16 +141,15 @@ class _Body:
         if len(parts) != 3 or not parts[2].startswith("sha256:"):
             p.add(1, 1, ruleset, 'the header needs [Ruleset "<id> <version> sha256:<hash>"]')
             return None
-        options: dict[str, Any] = {}
-        for item in filter(None, (x.strip() for x in tags.pop("Options", "").split(","))):
-            key, _, value = item.partition("=")
-            options[key.strip()] = None if value.strip() in ("", "none") else (
-                int(value) if value.strip().isdigit() else value.strip())
-        try:
-            options = Options.model_validate(options).model_dump(mode="json")
-        except ValueError as exc:
-            p.add(1, 1, str(options), f"options: {str(exc).splitlines()[0]}")
-            return None
+        options = None
+        if "Options" in tags:
+            given = _options(tags.pop("Options"))
+            try:
+                base = _pinned_options(parts)
+                options = Options.model_validate({**base, **given}).model_dump(mode="json")
+            except ValueError as exc:
+                p.add(1, 1, str(given), f"options: {str(exc).splitlines()[0]}")
+                return None
         seats.sort(key=lambda s: s["seat"])
         if len(seats) < 2:
             p.add(1, 1, "", 'the header needs a [Seat "<number> <city> <name>"] for every player (2 to 7)')
@@ -128,7 +158,7 @@ class _Body:
         self.n_seats = len(seats)
         source = tags.pop("Source", "typed")
         detail = tags.pop("SourceDetail", "")
-        self.emit(line, "game_started", 2, {
+        self.emit(line, "game_started", 3, {
             "ruleset": {"id": parts[0], "version": parts[1], "content_hash": parts[2]},
             "seats": seats,
             "provenance": {"source": source if source in ("simulated", "typed", "imported") else "typed", "detail": detail},
@@ -280,8 +310,9 @@ def write(events: Iterable[Event]) -> str:
             for key, value in p.get("tags", {}).items():
                 lines.append(f'[{key} "{escape(value)}"]')
             lines.append(f'[Ruleset "{r["id"]} {r["version"]} {r["content_hash"]}"]')
-            opts = ", ".join(f"{k}={'none' if v is None else v}" for k, v in p["options"].items())
-            lines.append(f'[Options "{opts}"]')
+            if p.get("options") is not None:
+                opts = ", ".join(f"{k}={_option_text(v)}" for k, v in p["options"].items())
+                lines.append(f'[Options "{opts}"]')
             lines.append(f'[Source "{p["provenance"]["source"]}"]')
             if p["provenance"]["detail"]:
                 lines.append(f'[SourceDetail "{escape(p["provenance"]["detail"])}"]')
@@ -309,6 +340,14 @@ def write(events: Iterable[Event]) -> str:
             parts.append(f"tiebreak {p['tie_break']}")
             lines.append("result " + "; ".join(parts))
     return "\n".join(lines) + "\n"
+
+
+def _option_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _step_text(s: dict[str, Any]) -> str:

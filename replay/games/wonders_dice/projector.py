@@ -6,12 +6,24 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from replay.driver import Replay, replay
-from replay.errors import ReplayError
+from replay.errors import ReplayError, RuleViolation
 from replay.events import Event
 from replay.packs import PackLibrary
 from replay.problems import Problem
 
-from .engine import Chooser, Fail, Outcome, _LogChooser, fail_for, new_state, resolve
+from .engine import (
+    Chooser,
+    Fail,
+    FollowUp,
+    Outcome,
+    Void,
+    _LogChooser,
+    fail_at,
+    fail_for,
+    new_state,
+    resolve,
+    resolve_follow_ups,
+)
 from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState
@@ -20,7 +32,7 @@ from .state import GameState
 def start_state(event: Event, rules: Ruleset) -> GameState:
     """The table after the start event, under the pack it pins; RuleViolation if unplayable."""
     p = event.payload
-    options = Options.model_validate(p.get("options") or {})
+    options = Options.model_validate(p["options"]) if p.get("options") is not None else rules.options
     state = new_state(rules, options, [{"seat": -1, "name": "", "city": next(iter(rules.city))}])
     fail = fail_for(state, event, None)
     seats = sorted(p["seats"], key=lambda s: s["seat"])
@@ -95,20 +107,28 @@ def _roll(state: GameState, p: dict[str, Any], fail: Fail) -> None:
     state.next_seat = 0
     state.acted = set()
     state.agora_completers = []
+    state.follow_ups.clear()
+    state.pending.clear()
     for pl in state.players:
         pl.this_turn.clear()
 
 
 def _action(state: GameState, p: dict[str, Any], event: Event, fail: Fail, in_seat_order: bool = True) -> list[Problem]:
+    seat = p["player"]
     chooser = _LogChooser(p["steps"], fail)
-    outcome = act(state, p["player"], p["turn"], chooser, fail, in_seat_order)
-    if chooser.i < len(chooser.steps):
-        # the action as far as it went was complete and stands; what follows it is reported
-        return [fail("effect.choice", "no further step: the action was complete", str(chooser.steps[chooser.i])).problem]
+    outcome = act(state, seat, p["turn"], chooser, fail, in_seat_order)
     claims = p.get("claims")
-    if not claims:
-        return []
-    return _check_claims(state, p["player"], claims, outcome, fail)
+    if seat in state.pending:  # two-phase: the rest of the action waits for every seat's main action
+        state.pending[seat].update(steps=p["steps"][chooser.i:], claims=claims, seq=event.seq)
+        return finish_actions(state)[0]
+    problems = []
+    if chooser.i < len(chooser.steps) and not outcome.void:
+        # the action as far as it went was complete and stands; what follows it is reported
+        problems.append(fail("effect.choice", "no further step: the action was complete",
+                             str(chooser.steps[chooser.i])).problem)
+    elif claims:
+        problems += _check_claims(state, seat, claims, outcome, fail)
+    return problems + finish_actions(state)[0]
 
 
 def _check_claims(state: GameState, seat: int, claims: dict[str, Any], outcome: Outcome, fail: Fail) -> list[Problem]:
@@ -140,13 +160,52 @@ def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail: Fail, in
     if turn != state.turn or not expected or not 0 <= seat < len(state.players):
         raise fail("turn.order", f"seat {state.next_seat} acting in turn {state.turn}", f"seat {seat} in turn {turn}")
     undo = _Checkpoint(state, seat)
+    queue: list[FollowUp] | None = [] if state.options.resolution == "two_phase" else None
     try:
-        outcome = resolve(state, seat, chooser)
+        outcome = resolve(state, seat, chooser, queue)
+    except Void as void:
+        undo.restore()  # a void action does nothing (option void_actions)
+        outcome, queue = Outcome(0, 0, [void.step], void=True), None
     except BaseException:
         undo.restore()  # an illegal action changes nothing: the state stays valid to keep auditing
         raise
+    if queue is not None:
+        state.follow_ups[seat] = queue
+        state.pending[seat] = {"steps": [], "claims": None, "seq": state.seq, "paid": outcome.paid, "vp": outcome.vp}
     _done(state, seat)
     return outcome
+
+
+def finish_actions(state: GameState, choosers: dict[int, Chooser] | None = None,
+                   force: bool = False) -> tuple[list[Problem], dict[int, Outcome]]:
+    """Two-phase resolution, second phase, once every seat has acted (or, with ``force``, when the
+    turn ends without them): seat by seat, each seat's queued questions, answered from the rest of
+    its logged steps (or by ``choosers``, in a simulation). A seat whose answers are illegal is
+    reported and its second phase changes nothing; the claims of its whole action are checked."""
+    if not state.pending or (len(state.acted) < len(state.players) and not force):
+        return [], {}
+    problems: list[Problem] = []
+    outcomes: dict[int, Outcome] = {}
+    for seat in sorted(state.pending):
+        info = state.pending.pop(seat)
+        queue = state.follow_ups.pop(seat, [])
+        fail = fail_at(state, info["seq"], seat)
+        logged = _LogChooser(info["steps"], fail) if choosers is None else None
+        undo = _Checkpoint(state, seat)
+        try:
+            second = resolve_follow_ups(state, seat, logged or (choosers or {})[seat], queue)
+        except RuleViolation as refused:
+            undo.restore()
+            problems.append(refused.problem)
+            continue
+        outcomes[seat] = second
+        if logged is not None and logged.i < len(logged.steps):
+            problems.append(fail("effect.choice", "no further step: the action was complete",
+                                 str(logged.steps[logged.i])).problem)
+        elif info["claims"]:
+            total = Outcome(info["paid"] + second.paid, info["vp"] + second.vp, [])
+            problems += _check_claims(state, seat, info["claims"], total, fail)
+    return problems, outcomes
 
 
 def _done(state: GameState, seat: int) -> None:
@@ -212,8 +271,8 @@ def _settle_agora(state: GameState) -> None:
     if state.agora_first_done or not done:
         return
     state.agora_first_done = True
-    if state.options.resolution == "seat_order":
-        winners = done[:1]
+    if state.options.resolution != "simultaneous":
+        winners = done[:1]  # actions resolve one after another: the first to complete it
     elif len(done) > 1 and state.options.agora_first_same_turn == "none":
         winners = []
     else:

@@ -14,14 +14,14 @@ from replay.problems import Problem
 
 from .engine import StepKey, fail_for
 from .legal import legal_actions
-from .projector import _action, _done, apply, start_state
+from .projector import _action, _done, apply, finish_actions, start_state
 from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState, PlayerState
 
 
 class WondersDiceRules(Rules[GameState, Ruleset]):
-    snapshot_version = 1
+    snapshot_version = 2  # 2: two-phase follow-ups and pending actions
 
     def start(self, event: Event, pack: Ruleset) -> GameState:
         return start_state(event, pack)
@@ -51,7 +51,7 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
                 fail = fail_for(state, event, seat)
                 return _attempt(lambda: _action(state, p, event, fail, in_seat_order=False))
             _done(state, seat)
-            return ()
+            return finish_actions(state)[0]  # two-phase: the last seat's turn came, even as nothing
         if event.type == "dice_rolled" and rule_id == "turn.order" and p["turn"] > state.turn:
             found: list[Problem] = []
             if state.phase in ("actions", "swaps"):  # the previous turn never ended: close it
@@ -62,9 +62,10 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
             return found + _attempt(lambda: apply(state, event))
         if event.type == "turn_ended" and rule_id in ("swap.required", "turn.order") and p["turn"] == state.turn:
             if state.phase in ("actions", "swaps"):
+                found = finish_actions(state, force=True)[0]  # two-phase: the seats that did act
                 state.pending_swaps.clear()
                 state.phase = "swaps"
-                return _attempt(lambda: apply(state, event))
+                return found + _attempt(lambda: apply(state, event))
             return ()
         if event.type == "game_ended" and state.result is None:
             state.result = final_scores(state)
@@ -97,6 +98,8 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
             "pending_swaps": list(state.pending_swaps), "final_turn": state.final_turn,
             "agora_first_done": state.agora_first_done, "agora_completers": list(state.agora_completers),
             "seq": state.seq, "result": copy.deepcopy(state.result), "coin_offsets": list(state.coin_offsets.items()),
+            "follow_ups": [[s, copy.deepcopy(q)] for s, q in state.follow_ups.items()],
+            "pending": [[s, copy.deepcopy(info)] for s, info in state.pending.items()],
         }
 
     def restore(self, data: dict[str, Any], pack: Ruleset) -> GameState:
@@ -109,6 +112,7 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
             pending_swaps=list(data["pending_swaps"]), final_turn=data["final_turn"],
             agora_first_done=data["agora_first_done"], agora_completers=list(data["agora_completers"]),
             seq=data["seq"], result=data["result"], coin_offsets={s: o for s, o in data["coin_offsets"]},
+            follow_ups={s: q for s, q in data["follow_ups"]}, pending={s: info for s, info in data["pending"]},
         )
 
 

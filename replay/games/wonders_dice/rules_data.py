@@ -20,7 +20,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from replay.errors import PackError
-from replay.packs import PackPart, Provenanced, RulesPack, load_pack, parse_pack, shipped_packs
+from replay.packs import PackPart, Provenanced, RulesPack, added, load_pack, parse_pack, shipped_packs
 
 COLOURS = ("grey", "red", "blue", "yellow", "green", "black", "white", "purple")
 SPECIAL = ("black", "white", "purple")
@@ -80,7 +80,8 @@ class Effect(PackPart):
 
 class Space(PackPart):
     id: str
-    cost: int = Field(ge=0, le=6, description="resources needed; each missing one costs a coin")
+    cost: int = Field(ge=0, le=20, description="resources needed; each missing one costs a coin (the rulebook "
+                      "says 0-6; some boards print 7, so a pack may say what its board prints)")
     effects: tuple[Effect, ...] = ()
     leader: bool = False
 
@@ -123,6 +124,11 @@ class Building(Provenanced):
         return {s.id: s for s in self.spaces}
 
     @cached_property
+    def resource_spaces(self) -> frozenset[str]:
+        """Spaces whose effects produce a resource (the Warehouse's, and any other a board prints)."""
+        return frozenset(s.id for s in self.spaces if any(e.type == "resource" for e in s.effects))
+
+    @cached_property
     def shield_spaces(self) -> frozenset[str]:
         return frozenset(s.id for s in self.spaces if any(e.type == "shield" for e in s.effects))
 
@@ -133,11 +139,13 @@ class Building(Provenanced):
 
 class Face(PackPart):
     """A die face: the lane symbols it reaches (in buildings of its die's colour), or, for the
-    black die, any lane of buildings of ``colours``; a purple face names the building compared."""
+    black die, any lane of buildings of ``colours`` or of the ``buildings`` it names; a purple
+    face names the building compared."""
 
     face: str
     symbols: tuple[str, ...] = ()
     colours: tuple[str, ...] = ()
+    buildings: tuple[str, ...] = added((), "0.2", description="black die: any lane of these buildings")
     compare: str | None = None
 
 
@@ -154,13 +162,33 @@ class City(Provenanced):
 
 
 class Options(PackPart):
-    """Rulings where the texts are silent (docs/7-wonders-dice.md says why each default)."""
+    """Rulings where the texts are silent or other implementations differ (docs/7-wonders-dice.md
+    says why each default). Every option added after 0.1 defaults to what the engine did before
+    it existed, so games played under older packs replay as they were played; the shipped pack
+    0.2.0 chooses the rule texts' values where they differ (``completion``, ``free_action_wonder``,
+    ``income``)."""
 
-    resolution: Literal["simultaneous", "seat_order"] = "simultaneous"
+    resolution: Literal["simultaneous", "seat_order", "two_phase"] = "simultaneous"
     agora_first_same_turn: Literal["all", "none"] = "all"
     resources: Literal["permanent", "spent"] = "permanent"
     coin_cap: int | None = Field(default=None, ge=0)
     barracks: Literal["two_buildings", "one_building"] = "two_buildings"
+    completion: Literal["after_effects", "at_crossing"] = added(
+        "after_effects", "0.2", description="when a crossing counts as completing its building: at_crossing (the "
+        "rulebook: one bonus per completed building); after_effects (0.1: after the space's effects, so an extra "
+        "action that completes the building from inside gave a second bonus)")
+    free_action_wonder: bool = added(
+        True, "0.2", description="whether 'construct a building without paying the die cost' may build a Wonder step")
+    income: Literal["after_action", "after_paying", "when_chosen"] = added(
+        "after_action", "0.2", description="when coins for choosing a die of a colour are gained: after paying "
+        "(ruling 9), when the die is chosen (before paying), or after the whole action (0.1)")
+    extra_action_pass: bool = added(False, "0.2", description="whether 'take another action' may be a pass")
+    void_actions: bool = added(
+        False, "0.2", description="seat_order/two_phase: an action made illegal by an earlier player's action "
+        "this turn (a Guild Court condition) does nothing instead of being a violation")
+    cross_mandatory: bool = added(False, "0.2", description="whether an effect that crosses a space must be taken")
+    per_space_vp: Literal["add", "max"] = added(
+        "add", "0.2", description="several 'VP at the end per crossed space' rates on one building: add or take the max")
 
 
 class Start(Provenanced):
@@ -202,6 +230,9 @@ class Ruleset(RulesPack):
                     raise ValueError(f"an effect names building {b!r}, which does not exist")
         for die in self.dice:
             for face in die.faces:
+                for b in face.buildings:
+                    if b not in ids and b != "wonder":
+                        raise ValueError(f"{die.colour} face {face.face!r} names building {b!r}, which does not exist")
                 if face.compare and face.compare not in self.compare_groups:
                     raise ValueError(f"{die.colour} face {face.face!r} compares unknown building {face.compare!r}")
                 if die.colour == "purple" and not face.compare:

@@ -18,9 +18,20 @@ def player_categories(state: GameState, p: PlayerState) -> dict[str, int]:
     for cat, vp in p.vp.items():
         out[cat] = out.get(cat, 0) + vp
     leaders = sum(1 for s in p.crossed.get("gallery", ()) if p.board["gallery"].space[s].leader) if "gallery" in p.board else 0
-    for cat, counted, vp in p.end_effects:
+    for (cat, counted), vp in end_rates(state, p).items():
         out[cat] = out.get(cat, 0) + vp * (leaders if counted == "leaders" else p.count(counted))
     return out
+
+
+def end_rates(state: GameState, p: PlayerState) -> dict[tuple[str, str], int]:
+    """VP at the end per crossed space, by (category, what is counted): several effects on the same
+    count add up, or the highest applies (option ``per_space_vp``)."""
+    rates: dict[tuple[str, str], int] = {}
+    take_max = state.options.per_space_vp == "max"
+    for cat, counted, vp in p.end_effects:
+        key = (cat, counted)
+        rates[key] = max(rates.get(key, 0), vp) if take_max else rates.get(key, 0) + vp
+    return rates
 
 
 def final_scores(state: GameState) -> dict[str, Any]:

@@ -14,9 +14,9 @@ from replay.errors import ReplayError
 from replay.events import Event
 
 from .bots import BOTS, GreedyBot, RandomBot
-from .engine import Chooser, StepKey, fail_for
+from .engine import Chooser, Outcome, StepKey, fail_for
 from .events import KIND
-from .projector import act
+from .projector import act, finish_actions
 from .rules_data import Options, Ruleset, default_ruleset
 from .scoring import final_scores
 from .state import GameState
@@ -56,7 +56,7 @@ def simulate_game(
         events.append(e)
         return e
 
-    replay.push(emit("game_started", 2, {
+    replay.push(emit("game_started", 3, {
         "ruleset": {"id": rules.id, "version": rules.version, "content_hash": rules.content_hash},
         "seats": [{"seat": i, "name": names[i], "city": cities[i]} for i in range(n)],
         "provenance": {"source": "simulated", "detail": f"seed={seed} bots={','.join(seat_bots)}"},
@@ -76,12 +76,15 @@ def simulate_game(
         dice = [{"id": d, "colour": c, "face": rng.choice(rules.die[c].faces).face, "section": rng.randrange(sections)}
                 for d, c in state.forum.items()]
         replay.push(emit("dice_rolled", 1, {"turn": turn, "dice": dice}))
-        for seat in range(n):
-            # the bot's choices are resolved on the table as they are made: the event records them
-            outcome = act(state, seat, turn, choosers[seat], fail_for(state, events[-1], seat))
+        # the bots' choices are resolved on the table as they are made: the events record them
+        firsts = [act(state, seat, turn, choosers[seat], fail_for(state, events[-1], seat)) for seat in range(n)]
+        _, seconds = finish_actions(state, dict(enumerate(choosers)))  # two-phase: every seat's follow-ups
+        for seat, first in enumerate(firsts):
+            second = seconds.get(seat, Outcome(0, 0, []))
             action = emit("action_taken", 1, {
-                "turn": turn, "player": seat, "steps": [_step_dict(s) for s in outcome.steps],
-                "claims": {"paid": outcome.paid, "vp": outcome.vp, "coins": state.players[seat].coins},
+                "turn": turn, "player": seat, "steps": [_step_dict(s) for s in first.steps + second.steps],
+                "claims": {"paid": first.paid + second.paid, "vp": first.vp + second.vp,
+                           "coins": state.players[seat].coins},
             })
             state.seq = action.seq
             replay.push_applied(action, Position(turn=turn, seat=seat))

@@ -34,7 +34,13 @@ class PlayerState:
 
     @property
     def resources(self) -> int:
-        return len(self.crossed.get("warehouse", ())) - self.resources_spent
+        """Crossed spaces that produce a resource (the Warehouse's, and any other a board prints),
+        less those spent (option ``resources``)."""
+        made = 0
+        for b in self.board.values():
+            if b.resource_spaces:
+                made += len(b.resource_spaces.intersection(self.crossed.get(b.id, ())))
+        return made - self.resources_spent
 
     def shields(self, barracks: str) -> int:
         shields = self.board[barracks].shield_spaces
@@ -58,8 +64,8 @@ class PlayerState:
         return PlayerState(
             self.seat, self.name, self.city, self.coins, self.board,
             {b: set(s) for b, s in self.crossed.items()}, dict(self.vp), list(self.bonuses), set(self.unlocked),
-            self.resources_spent, self.discount_all, dict(self.discount), set(self.free_colours), dict(self.income),
-            list(self.end_effects), list(self.this_turn),
+            self.resources_spent, self.discount_all, dict(self.discount), set(self.free_colours),
+            dict(self.income), list(self.end_effects), list(self.this_turn),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -96,6 +102,11 @@ class GameState:
     result: dict[str, Any] | None = None
     coin_offsets: dict[int, int] = field(default_factory=dict)
     """Audit memory: by how much each player's written coins were last found off (reported once)."""
+    follow_ups: dict[int, list[list[Any]]] = field(default_factory=dict)
+    """Two-phase resolution: each seat's questions waiting for the second phase (engine.FollowUp)."""
+    pending: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Two-phase resolution: each seat's action as logged, waiting for its second phase:
+    ``steps`` not yet answered, ``claims``, ``seq``, and ``paid``/``vp`` of the first phase."""
 
     def neighbours(self, seat: int) -> tuple[int, int]:
         """(left, right): seats are clockwise, so the next seat is on your left."""
@@ -110,7 +121,7 @@ class GameState:
             "pending_swaps": list(self.pending_swaps), "final_turn": self.final_turn,
             "agora_first_done": self.agora_first_done, "players": [p.to_dict() for p in self.players],
             "result": self.result,
-        }
+        } | ({"follow_ups": {str(s): q for s, q in sorted(self.follow_ups.items())}} if self.follow_ups else {})
 
     def state_hash(self) -> str:
         """Stable digest of the whole table: equal states, equal hashes, on any machine."""
