@@ -31,15 +31,22 @@ class PlayerState:
     income: dict[str, int] = field(default_factory=dict)
     end_effects: list[tuple[str, str, int]] = field(default_factory=list)  # (category, counted building | "leaders", vp each)
     this_turn: list[tuple[str, str]] = field(default_factory=list)  # (building, space) crossed this turn
+    producers: tuple[tuple[str, frozenset[str]], ...] = field(default=(), compare=False, repr=False)
+    """(building, spaces that produce a resource) of this board: read on every payment (rules data)."""
+
+    def __post_init__(self) -> None:
+        if not self.producers:
+            self.producers = tuple((b.id, b.resource_spaces) for b in self.board.values() if b.resource_spaces)
 
     @property
     def resources(self) -> int:
         """Crossed spaces that produce a resource (the Warehouse's, and any other a board prints),
         less those spent (option ``resources``)."""
         made = 0
-        for b in self.board.values():
-            if b.resource_spaces:
-                made += len(b.resource_spaces.intersection(self.crossed.get(b.id, ())))
+        for building, spaces in self.producers:
+            crossed = self.crossed.get(building)
+            if crossed:
+                made += len(spaces.intersection(crossed))
         return made - self.resources_spent
 
     def shields(self, barracks: str) -> int:
@@ -65,7 +72,7 @@ class PlayerState:
             self.seat, self.name, self.city, self.coins, self.board,
             {b: set(s) for b, s in self.crossed.items()}, dict(self.vp), list(self.bonuses), set(self.unlocked),
             self.resources_spent, self.discount_all, dict(self.discount), set(self.free_colours),
-            dict(self.income), list(self.end_effects), list(self.this_turn),
+            dict(self.income), list(self.end_effects), list(self.this_turn), self.producers,
         )
 
     def to_dict(self) -> dict[str, Any]:
