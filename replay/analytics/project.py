@@ -34,14 +34,13 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from ..archive import Archive
 from ..archive.fsutil import atomic_write, write_new_file
 from ..archive.lock import ArchiveLock
 from ..archive.manifest import StreamInfo
 from ..archive.packs import PackStore
+from ..archive.scan import iter_games
 from ..archive.store import parquet_bytes
 from ..contract import AnyGame
 from ..driver import Replay
@@ -49,7 +48,7 @@ from ..errors import ReplayError
 from ..events import Event
 from ..packs import PackLibrary
 from ..registry import registry as default_registry
-from ..schema import DICTIONARY_COLUMNS, decode, schema_text
+from ..schema import schema_text
 from .core import CORE_TABLES, CoreRows
 
 FORMAT = 2
@@ -267,26 +266,15 @@ def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool:
     """Chunks of derived rows. Every file is read once, a row group at a time, and games
     complete as their events gather; at most a few chunks are in flight, so memory stays
     bounded whatever the archive's size."""
-    buffers: dict[str, list[Event]] = {}
-    wanted = pa.array(sorted(todo))
     root = str(archive.root)
 
     def chunks() -> Iterator[tuple[str, str, list[tuple[list[Event], bool]]]]:
         ready: list[tuple[list[Event], bool]] = []
-        for path in sorted({p for s in todo.values() for p in s.files}):
-            pf = pq.ParquetFile(archive.path_of(path), read_dictionary=list(DICTIONARY_COLUMNS))
-            for group in range(pf.metadata.num_row_groups):
-                table = pf.read_row_group(group)
-                table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
-                for e in decode(table, game):
-                    buf = buffers.setdefault(e.game_id, [])
-                    buf.append(e)
-                    info = todo[e.game_id]
-                    if len(buf) == info.last_seq + 1:
-                        ready.append((sorted(buffers.pop(e.game_id), key=lambda x: x.seq), info.ended))
-                        if len(ready) >= CHUNK_GAMES:
-                            yield game.kind, root, ready[:]
-                            ready.clear()
+        for events in iter_games(archive, game, todo):
+            ready.append((events, todo[events[0].game_id].ended))
+            if len(ready) >= CHUNK_GAMES:
+                yield game.kind, root, ready[:]
+                ready.clear()
         if ready:
             yield game.kind, root, ready
 
