@@ -107,8 +107,9 @@ def _fresh(game: AnyGame) -> dict[str, Any]:
             "skipped": {}}
 
 
-def load_manifest(archive: Archive, game: AnyGame) -> dict[str, Any]:
-    """The kind's derived manifest; a fresh one if there is none, or if it is of another layout."""
+def load_manifest(archive: Archive, game: AnyGame, any_layout: bool = False) -> dict[str, Any]:
+    """The kind's derived manifest; a fresh one if there is none, or if it is of another layout
+    (``any_layout``: unless only the layout differs, for a reader that can make do with older tables)."""
     path = derived_dir(archive, game.kind) / "manifest.json"
     try:
         manifest = json.loads(path.read_text())
@@ -116,7 +117,7 @@ def load_manifest(archive: Archive, game: AnyGame) -> dict[str, Any]:
         return _fresh(game)
     except (OSError, ValueError):
         return _fresh(game) | {"stale": True}
-    if manifest.get("format") != FORMAT or manifest.get("layout") != layout(game):
+    if manifest.get("format") != FORMAT or (manifest.get("layout") != layout(game) and not any_layout):
         return _fresh(game) | {"stale": True}
     return dict(manifest)
 
@@ -347,10 +348,14 @@ def _remove_unlisted(root: Path, manifest: dict[str, Any]) -> None:
                     f.unlink()
 
 
-def part_paths(archive: Archive, game: AnyGame) -> dict[str, list[Path]]:
-    """Every committed part of each of the kind's tables (finished and live)."""
+def part_paths(archive: Archive, game: AnyGame, any_layout: bool = False) -> dict[str, list[Path]]:
+    """Every committed part of each of the kind's tables (finished and live).
+
+    ``any_layout``: also when they were written by a version of replay whose tables had
+    other columns (they stay until the next ``replay project`` rebuilds them); the reader
+    must check the columns it needs."""
     root = derived_dir(archive, game.kind)
-    manifest = load_manifest(archive, game)
+    manifest = load_manifest(archive, game, any_layout)
     if manifest.get("stale"):
         return {}
     out: dict[str, list[Path]] = {}
