@@ -143,7 +143,7 @@ def test_the_command_prints_the_report_as_text_and_json(played, report, tmp_path
            f"{report.unchanged} unchanged" in text.stdout
     for g in report.changed:
         assert f"{g.game_id}: " in text.stdout
-        assert f"first divergent event: {g.divergence.index}," in text.stdout
+        assert f"first divergent event: {g.divergence.index}: {g.divergence.headline}\n" in text.stdout
     as_json = runner.invoke(cli, ["rules", "impact", "7wd-default", str(new_file), "-a", str(archive.root),
                                   "--format", "json"])
     assert as_json.exit_code == 0, as_json.output

@@ -298,7 +298,8 @@ def _text(report: ImpactReport) -> str:
             lines.append("  the replays' states never differ: the result reads the pack directly")
         else:
             d = g.divergence
-            turn = f", turn {d.turn}" if d.turn is not None else ""
+            said = d.turn is None or d.headline.startswith(f"turn {d.turn} ")  # the headline may name it
+            turn = "" if said else f", turn {d.turn}"
             lines.append(f"  first divergent event: {d.index}{turn}: {d.headline}")
     others = [g for g in report.more_problems if g not in {c.game_id for c in report.changed}]
     if others:
