@@ -2,7 +2,9 @@
 
 They come from the same replay as a game's own tables, through the game's views
 (its result: winners, scores by category) and the replay (pack, seats, problems,
-positions), never from the events' claims.
+positions), never from the events' claims. ``games.state_hash`` is the digest of the
+final state, so a later version of replay can tell whether it still replays each game
+to the same end (``replay regress``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ GAMES = pa.schema([
     ("pack_hash", pa.string()), ("players", pa.int32()), ("names", pa.list_(pa.string())),
     ("winners", pa.list_(pa.int32())), ("winner_names", pa.list_(pa.string())), ("scores", pa.list_(pa.int64())),
     ("top_score", pa.int64()), ("tie_break", pa.string()), ("turns", pa.int32()), ("events", pa.int32()),
-    ("status", pa.string()), ("problems", pa.int32()), ("first_problem", pa.string()),
+    ("status", pa.string()), ("problems", pa.int32()), ("first_problem", pa.string()), ("state_hash", pa.string()),
 ])
 PLAYERS = pa.schema([
     ("kind", pa.string()), ("game_id", pa.string()), ("seat", pa.int32()), ("name", pa.string()),
@@ -60,6 +62,7 @@ class CoreRows(Observer):
             "tie_break": result.tie_break if result else None, "turns": self.turns, "events": self.events,
             "status": "finished" if self.ended else "in progress", "problems": len(r.problems),
             "first_problem": r.problems[0].rule_id if r.problems else None,
+            "state_hash": game.views.state_hash(state) if state is not None else None,
         })
         for s in scores:
             self.out["players"].append({

@@ -34,14 +34,13 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from ..archive import Archive
 from ..archive.fsutil import atomic_write, write_new_file
 from ..archive.lock import ArchiveLock
 from ..archive.manifest import StreamInfo
 from ..archive.packs import PackStore
+from ..archive.scan import iter_games
 from ..archive.store import parquet_bytes
 from ..contract import AnyGame
 from ..driver import Replay
@@ -49,7 +48,7 @@ from ..errors import ReplayError
 from ..events import Event
 from ..packs import PackLibrary
 from ..registry import registry as default_registry
-from ..schema import DICTIONARY_COLUMNS, decode, schema_text
+from ..schema import schema_text
 from .core import CORE_TABLES, CoreRows
 
 FORMAT = 2
@@ -108,8 +107,9 @@ def _fresh(game: AnyGame) -> dict[str, Any]:
             "skipped": {}}
 
 
-def load_manifest(archive: Archive, game: AnyGame) -> dict[str, Any]:
-    """The kind's derived manifest; a fresh one if there is none, or if it is of another layout."""
+def load_manifest(archive: Archive, game: AnyGame, any_layout: bool = False) -> dict[str, Any]:
+    """The kind's derived manifest; a fresh one if there is none, or if it is of another layout
+    (``any_layout``: unless only the layout differs, for a reader that can make do with older tables)."""
     path = derived_dir(archive, game.kind) / "manifest.json"
     try:
         manifest = json.loads(path.read_text())
@@ -117,7 +117,7 @@ def load_manifest(archive: Archive, game: AnyGame) -> dict[str, Any]:
         return _fresh(game)
     except (OSError, ValueError):
         return _fresh(game) | {"stale": True}
-    if manifest.get("format") != FORMAT or manifest.get("layout") != layout(game):
+    if manifest.get("format") != FORMAT or (manifest.get("layout") != layout(game) and not any_layout):
         return _fresh(game) | {"stale": True}
     return dict(manifest)
 
@@ -267,26 +267,15 @@ def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool:
     """Chunks of derived rows. Every file is read once, a row group at a time, and games
     complete as their events gather; at most a few chunks are in flight, so memory stays
     bounded whatever the archive's size."""
-    buffers: dict[str, list[Event]] = {}
-    wanted = pa.array(sorted(todo))
     root = str(archive.root)
 
     def chunks() -> Iterator[tuple[str, str, list[tuple[list[Event], bool]]]]:
         ready: list[tuple[list[Event], bool]] = []
-        for path in sorted({p for s in todo.values() for p in s.files}):
-            pf = pq.ParquetFile(archive.path_of(path), read_dictionary=list(DICTIONARY_COLUMNS))
-            for group in range(pf.metadata.num_row_groups):
-                table = pf.read_row_group(group)
-                table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
-                for e in decode(table, game):
-                    buf = buffers.setdefault(e.game_id, [])
-                    buf.append(e)
-                    info = todo[e.game_id]
-                    if len(buf) == info.last_seq + 1:
-                        ready.append((sorted(buffers.pop(e.game_id), key=lambda x: x.seq), info.ended))
-                        if len(ready) >= CHUNK_GAMES:
-                            yield game.kind, root, ready[:]
-                            ready.clear()
+        for events in iter_games(archive, game, todo):
+            ready.append((events, todo[events[0].game_id].ended))
+            if len(ready) >= CHUNK_GAMES:
+                yield game.kind, root, ready[:]
+                ready.clear()
         if ready:
             yield game.kind, root, ready
 
@@ -359,10 +348,14 @@ def _remove_unlisted(root: Path, manifest: dict[str, Any]) -> None:
                     f.unlink()
 
 
-def part_paths(archive: Archive, game: AnyGame) -> dict[str, list[Path]]:
-    """Every committed part of each of the kind's tables (finished and live)."""
+def part_paths(archive: Archive, game: AnyGame, any_layout: bool = False) -> dict[str, list[Path]]:
+    """Every committed part of each of the kind's tables (finished and live).
+
+    ``any_layout``: also when they were written by a version of replay whose tables had
+    other columns (they stay until the next ``replay project`` rebuilds them); the reader
+    must check the columns it needs."""
     root = derived_dir(archive, game.kind)
-    manifest = load_manifest(archive, game)
+    manifest = load_manifest(archive, game, any_layout)
     if manifest.get("stale"):
         return {}
     out: dict[str, list[Path]] = {}

@@ -1,4 +1,4 @@
-"""``replay project``, ``replay query`` and ``replay stats``."""
+"""``replay project``, ``replay query``, ``replay stats`` and ``replay regress``."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ..analytics.sql import all_queries, by_kind, connect, find_query, freshness
 from ..archive import Archive
 from ..registry import registry
 from ..services.overview import overview
+from ..services.regress import regress as run_regress
 from ..tables import render
 from .options import archive_option
 
@@ -158,3 +159,35 @@ def stats(archive_path: Path) -> None:
             click.echo(f"    {len(c.skipped)} game(s) could not be projected:")
             for game_id, why in sorted(c.skipped.items())[:20]:
                 click.echo(f"      {game_id}: {why}")
+
+
+@click.command()
+@click.option("--game", "kinds", multiple=True, help="only this kind (repeatable; default: every kind in the archive)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@archive_option
+def regress(kinds: tuple[str, ...], fmt: str, archive_path: Path) -> None:
+    """Check that this version of replay still brings every projected game to its recorded end.
+
+    `replay project` records each game's final state hash and result in the games
+    table. This replays every recorded game with the installed code and lists the
+    games whose final state hash, winners or score totals now differ. Run it after
+    upgrading replay or changing a game's code. Games not projected yet are counted,
+    not checked. Nothing is written: a finished game's record stays until the derived
+    tables are rebuilt (see docs/changes.md). Exit 1 if any game differs.
+
+    \b
+    Example:
+      replay project                  # before the change: records how each game ends
+      replay regress                  # after it: exit 1 if any game ends differently
+      replay regress --game pig --format json
+    """
+    archive = Archive(archive_path)
+    games = [registry.get(k) for k in kinds] if kinds else None
+    with click.progressbar(length=1, label="replaying", file=sys.stderr, show_eta=True) as bar:
+        report = run_regress(archive, games, progress=bar.update, total=lambda n: setattr(bar, "length", max(1, n)))
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        click.echo(report.to_text(), nl=False)
+    if not report.ok:
+        sys.exit(1)

@@ -1,4 +1,5 @@
-"""Commands that drive a game: ``simulate``, and ``rules`` (the packs games are played under)."""
+"""Commands that drive a game: ``simulate``, and ``rules`` (the packs games are played under,
+and what correcting one would change in the archive)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from ..archive import Archive
 from ..errors import ReplayError
 from ..registry import registry
 from ..services import packs as pack_service
+from ..services.impact import impact
 from ..services.simulation import check_bots, check_players, simulate_games
 from ..tables import render
 from .options import archive_option
@@ -80,6 +82,7 @@ def rules() -> None:
       replay rules show 7wd-default --part options
       replay rules validate my-corrected-pack.json
       replay rules diff 7wd-default my-corrected-pack.json
+      replay rules impact 7wd-default my-corrected-pack.json
     """
 
 
@@ -167,3 +170,40 @@ def rules_diff(old: str, new: str, kind: str | None) -> None:
     click.echo(f"{len(changes)} difference(s): {a.content_hash} -> {b.content_hash}")
     if changes:
         sys.exit(1)
+
+
+@rules.command(name="impact")
+@click.argument("old")
+@click.argument("new")
+@click.option("--game", "kind", help="game kind of the packs, when a file could belong to several")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@archive_option
+def rules_impact(old: str, new: str, kind: str | None, fmt: str, archive_path: Path) -> None:
+    """What NEW, a corrected pack, would change in the archived games pinned to OLD.
+
+    Every game pinned to OLD (same id, version and content hash) is replayed twice,
+    leniently: under OLD, as it was played, and under NEW in OLD's place. The report
+    counts the games whose result (winners, ranking, scores by category) changes, those
+    whose replay finds more problems under NEW, and names, for each changed game, the
+    first event after which the two replays' states differ. Nothing in the archive is
+    written: the games keep pinning OLD.
+
+    OLD and NEW are a shipped pack's name or a pack file; OLD may also be the content
+    hash of a pack kept in the archive (sha256:..., a beginning only it has will do).
+    Exit 0 whether or not results change; 1 on errors.
+
+    \b
+    Example:
+      replay rules impact 7wd-default my-corrected-pack.json
+      replay rules impact sha256:6c096add my-corrected-pack.json -a club --format json
+    """
+    archive = Archive(archive_path)
+    game, old_pack = pack_service.locate(old, kind, archive)
+    _, new_pack = pack_service.load(new, game.kind)
+    with click.progressbar(length=1, label="replaying", file=sys.stderr, show_eta=True) as bar:
+        report = impact(archive, game, old_pack, new_pack, progress=bar.update,
+                        total=lambda n: setattr(bar, "length", max(1, n)))
+    if fmt == "json":
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        click.echo(report.to_text(), nl=False)

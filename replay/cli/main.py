@@ -51,6 +51,7 @@ def cli() -> None:
       replay step GAME                     walk through a game, forward and back
       replay project && replay query --list      SQL over all the games
       replay verify                        check files, checksums, streams, hash chains, packs
+      replay regress                       after an upgrade: do the projected games still end the same?
     """
 
 
@@ -146,13 +147,13 @@ def demo(archive_path: Path | None, n_games: int, seed: int, kinds: tuple[str, .
     run_demo(archive_path, n_games, seed, click.echo, list(kinds))
 
 
-from .analytics_cmds import project, query, stats  # noqa: E402
+from .analytics_cmds import project, query, regress, stats  # noqa: E402
 from .archive_cmds import compact_, events, export, games, import_, verify_  # noqa: E402
 from .games_cmds import rules, simulate  # noqa: E402
 from .review_cmds import audit, diff, show, step  # noqa: E402
 
 for command in (import_, export, games, events, verify_, compact_, simulate, rules, audit, show, step, diff,
-                project, query, stats):
+                project, query, stats, regress):
     cli.add_command(command)
 
 

@@ -10,6 +10,8 @@ own beyond parsing and printing.
 * :mod:`.review`: seeking, showing and stepping through a game; comparing two logs;
 * :mod:`.simulation`: games between bots, into the archive;
 * :mod:`.packs`: the rules packs a game can be played under;
+* :mod:`.impact`: what correcting a rules pack would change in the games played under it;
+* :mod:`.regress`: whether this version of replay still brings the projected games to their recorded ends;
 * :mod:`.overview`: what an archive holds.
 
 Projection and SQL live in :mod:`replay.analytics`.

@@ -1,4 +1,4 @@
-"""The rules packs games are played under: list, load (by shipped name or file), compare."""
+"""The rules packs games are played under: list, load (by shipped name, file, or kept in an archive), compare."""
 
 from __future__ import annotations
 
@@ -52,6 +52,33 @@ def _likely_games(path: Path, games: GameRegistry) -> list[AnyGame]:
     keys = set(raw) if isinstance(raw, dict) else set()
     ranked = sorted(games.games(), key=lambda g: -len(keys & set(g.pack_model.model_fields)))
     return ranked
+
+
+def load_stored(archive: Archive, content_hash: str, kind: str | None = None) -> tuple[AnyGame, RulesPack]:
+    """A pack kept in the archive (``packs/``) by its content hash, or a beginning of it that only it has.
+
+    Packs no longer shipped (an older version, a user's own file) are found this way
+    once a game pinned to them was archived."""
+    found = sorted({(s.kind, s.content_hash) for s in archive.packs.stored()
+                    if s.content_hash.startswith(content_hash) and kind in (None, s.kind)})
+    if not found:
+        raise ReplayError(f"{content_hash}: no rules pack with that content hash is kept in {archive.root}"
+                          + (f" for {kind}" if kind else ""))
+    if len(found) > 1:
+        raise ReplayError(f"{content_hash} begins several kept packs' hashes ({', '.join(h for _, h in found)}); "
+                          "give more of it")
+    stored_kind, stored_hash = found[0]
+    pack = archive.packs.load(stored_kind, stored_hash)
+    if pack is None:
+        raise ReplayError(f"{content_hash}: the kept pack {stored_hash} has gone from {archive.root}")
+    return archive.registry.get(stored_kind), pack
+
+
+def locate(spec: str, kind: str | None = None, archive: Archive | None = None) -> tuple[AnyGame, RulesPack]:
+    """A pack by shipped name, from a file, or (``sha256:...``) kept in ``archive``."""
+    if spec.startswith("sha256:") and archive is not None:
+        return load_stored(archive, spec, kind)
+    return load(spec, kind, archive.registry if archive is not None else registry)
 
 
 def load_files(files: tuple[Path, ...] | list[Path], kind: str | None = None) -> list[RulesPack]:
