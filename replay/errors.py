@@ -93,6 +93,10 @@ class ArchiveLocked(ArchiveError):
     """Another process held the archive's lock for longer than we were willing to wait."""
 
 
+class ReadOnlyArchive(ArchiveError):
+    """A write was asked of an archive that cannot be written here."""
+
+
 class ManifestError(ArchiveError):
     """The manifest (the record of committed files) is damaged or was edited by hand."""
 
@@ -107,6 +111,10 @@ class DuplicateAppend(ConcurrencyError):
 
 class StreamError(ArchiveError):
     """Events do not form a valid stream (seq gap, wrong first event, mixed kinds)."""
+
+
+class DamagedFile(ArchiveError):
+    """A committed data file cannot be read as written (truncated, bit-flipped, missing)."""
 
 
 class GameNotFound(ArchiveError):

@@ -21,10 +21,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, NamedTuple, Self
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 GAME_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:\-]{0,127}$")
 """Game ids are typed on command lines and used in file names: keep them plain."""
+
+
+INT64 = (-(2**63), 2**63 - 1)
+"""What a typed column holds: an integer outside it is refused where it enters, not at encoding."""
+
+
+def within_int64(value: Any) -> Any:
+    """Every integer in ``value`` (lists, tuples and dicts included) fits a 64-bit column."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not INT64[0] <= value <= INT64[1]:
+            raise ValueError(f"{value} does not fit a 64-bit integer")
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            within_int64(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            within_int64(item)
+    return value
 
 
 class EventPayload(BaseModel):
@@ -40,6 +58,11 @@ class EventPayload(BaseModel):
     event_type: ClassVar[str]
     version: ClassVar[int] = 1
 
+    @field_validator("*", mode="after")
+    @classmethod
+    def _fits_a_column(cls, value: Any) -> Any:
+        return within_int64(value)
+
     @classmethod
     def of(cls, event: Event) -> Self:
         """The typed model of a record (validates; not for hot paths)."""
@@ -51,8 +74,9 @@ class Seat(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    seat: int = Field(ge=0, description="0-based seat index, clockwise")
-    name: str = Field(min_length=1, max_length=64)
+    seat: int = Field(ge=0, le=63, description="0-based seat index, clockwise")
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$",
+                      description="printable: no line breaks or other control characters")
 
 
 class RulesetPin(BaseModel):

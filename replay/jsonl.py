@@ -73,6 +73,8 @@ def _parse(
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         return None, [_input(line, "", f"malformed JSON: {exc.msg} (column {exc.colno})", "json")], None
+    except RecursionError:
+        return None, [_input(line, "", "malformed JSON: nested too deeply", "json")], None
     if not isinstance(raw, dict):
         return None, [_input(line, "", "a line must be one JSON object", "json")], None
     try:

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Protocol, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .canonical import content_hash
 from .errors import PackError
@@ -38,6 +38,14 @@ class PackPart(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _sane_numbers(cls, value: Any) -> Any:
+        """No number a board could print is beyond a billion; a larger one is a typo or an attack
+        (it would overflow a typed column once a game uses it)."""
+        _bounded(value)
+        return value
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         clone = super().model_copy(update=update, deep=deep)
@@ -78,6 +86,21 @@ class RulesPack(PackPart):
         out: list[tuple[str, str, str]] = []
         _walk_provenance(self, "", out)
         return out
+
+
+PACK_NUMBERS = 10**9
+
+
+def _bounded(value: Any) -> None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if abs(value) > PACK_NUMBERS:
+            raise ValueError(f"{value} is beyond what a pack may hold (at most {PACK_NUMBERS:,} either way)")
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _bounded(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _bounded(item)
 
 
 ADDED = "added"
@@ -140,6 +163,8 @@ def parse_pack(model: type[P], text: str, source: str) -> P:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PackError(f"{source}: line {exc.lineno} column {exc.colno}: malformed JSON: {exc.msg}") from exc
+    except RecursionError:
+        raise PackError(f"{source}: nested too deeply to be a rules pack") from None
     try:
         return model.model_validate(raw)
     except ValidationError as exc:

@@ -36,7 +36,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..archive import Archive
-from ..archive.fsutil import atomic_write, write_new_file
+from ..archive.fsutil import atomic_write, write_new_file, writes
 from ..archive.lock import ArchiveLock
 from ..archive.manifest import StreamInfo
 from ..archive.packs import PackStore
@@ -137,6 +137,7 @@ def project(archive: Archive, games: Sequence[AnyGame] | None = None,
     return result
 
 
+@writes
 def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], None] | None,
                   workers: int) -> ProjectResult:
     root = derived_dir(archive, game.kind)
@@ -268,10 +269,11 @@ def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool:
     complete as their events gather; at most a few chunks are in flight, so memory stays
     bounded whatever the archive's size."""
     root = str(archive.root)
+    unreadable: dict[str, str] = {}
 
     def chunks() -> Iterator[tuple[str, str, list[tuple[list[Event], bool]]]]:
         ready: list[tuple[list[Event], bool]] = []
-        for events in iter_games(archive, game, todo):
+        for events in iter_games(archive, game, todo, unreadable):
             ready.append((events, todo[events[0].game_id].ended))
             if len(ready) >= CHUNK_GAMES:
                 yield game.kind, root, ready[:]
@@ -281,15 +283,17 @@ def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool:
 
     if pool is None:
         yield from map(_derive_chunk, chunks())
-        return
-    window = 2 * pool._processes  # how many chunks to keep in flight
-    pending: list[Any] = []
-    for chunk in chunks():
-        pending.append(pool.apply_async(_derive_chunk, (chunk,)))
-        if len(pending) >= window:
-            yield pending.pop(0).get()
-    for waiting in pending:
-        yield waiting.get()
+    else:
+        window = 2 * pool._processes  # how many chunks to keep in flight
+        pending: list[Any] = []
+        for chunk in chunks():
+            pending.append(pool.apply_async(_derive_chunk, (chunk,)))
+            if len(pending) >= window:
+                yield pending.pop(0).get()
+        for waiting in pending:
+            yield waiting.get()
+    if unreadable:  # games in damaged files: named, and tried again next run
+        yield _Chunk(skipped=dict(unreadable))
 
 
 # ----------------------------------------------------------------------------- writing parts

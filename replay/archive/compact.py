@@ -30,7 +30,8 @@ import pyarrow.parquet as pq
 
 from ..errors import ArchiveError
 from . import manifest as mf
-from .store import ROW_GROUP_ROWS, Archive, PreparedFile, read_parquet, row_groups_between
+from .fsutil import writes
+from .store import ROW_GROUP_ROWS, Archive, PreparedFile, read_parquet, reading, row_groups_between
 
 MAX_ROWS_PER_FILE = 2_000_000
 """Events per output file, and so about what compaction holds in memory at once."""
@@ -45,6 +46,7 @@ class CompactionResult:
     generation: int
 
 
+@writes
 def compact(
     archive: Archive,
     max_rows: int = MAX_ROWS_PER_FILE,
@@ -71,7 +73,8 @@ def compact(
                     first, last = ranges.get(entry.path, (None, None))
                     if first is None or last is None or last < lo or first > hi:  # both None, or neither
                         continue
-                    tables.append(_read_game_range(archive.path_of(entry.path), lo, hi))
+                    with reading(entry.path):
+                        tables.append(_read_game_range(archive.path_of(entry.path), lo, hi))
                 merged = pa.concat_tables(tables)
                 ours.append(archive.prepare_table(merged, kind, spill=True, row_group_rows=row_group_rows))
                 if progress:

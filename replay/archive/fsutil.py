@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import errno
+import functools
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+from ..errors import ArchiveError, ReadOnlyArchive
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 def fsync_dir(path: Path) -> None:
@@ -38,3 +47,26 @@ def atomic_write(path: Path, data: bytes) -> None:
     write_new_file(tmp, data)
     os.replace(tmp, path)
     fsync_dir(path.parent)
+
+
+def writes(func: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Mark a function that writes to an archive: a read-only file system, missing permission or a
+    full disk becomes one clear error (the commit protocol has already made sure nothing was
+    half-committed) instead of a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return func(*args, **kwargs)
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise ReadOnlyArchive(
+                    f"cannot write {exc.filename or 'to the archive'} ({exc.strerror}): the archive is read-only "
+                    "here; commands that only read it (games, events, audit, show, verify, query, ...) still work"
+                ) from None
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise ArchiveError(f"no space left to write {exc.filename or 'the archive'} ({exc.strerror}); "
+                                   "nothing was committed") from None
+            raise ArchiveError(f"cannot write {exc.filename or 'the archive'} ({exc.strerror})") from None
+
+    return wrapper

@@ -224,8 +224,8 @@ def _decode_record(path: Path) -> dict[str, Any]:
         raw = json.loads(path.read_bytes())
     except FileNotFoundError:
         raise
-    except (OSError, ValueError) as exc:
-        raise ManifestError(f"{path}: manifest record is not readable JSON ({exc})") from exc
+    except (OSError, ValueError, RecursionError) as exc:
+        raise ManifestError(f"{path}: manifest record is not readable JSON ({type(exc).__name__})") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT or "body" not in raw:
         raise ManifestError(f"{path}: not a replay manifest record")
     if raw.get("format_version") != FORMAT_VERSION:

@@ -15,22 +15,51 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..contract import AnyGame
+from ..errors import DamagedFile
 from ..events import Event
 from ..schema import DICTIONARY_COLUMNS, decode
 from .manifest import StreamInfo
-from .store import Archive
+from .store import Archive, reading
 
 
-def iter_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo]) -> Iterator[list[Event]]:
+def iter_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo],
+               unreadable: dict[str, str] | None = None) -> Iterator[list[Event]]:
     """The events of every game in ``streams`` (all of ``game``'s kind), each game in seq order,
-    in the order they complete in the files."""
+    in the order they complete in the files.
+
+    A damaged file does not stop the others: the games it holds are left out, and put in
+    ``unreadable`` (game id -> why) when the caller passes a dict for them; without one, the
+    first damaged file raises :class:`DamagedFile`.
+    """
     if not streams:
         return
     buffers: dict[str, list[Event]] = {}
     wanted = pa.array(sorted(streams))
+    damaged: dict[str, str] = {}
+    completed: set[str] = set()
     for path in sorted({p for s in streams.values() for p in s.files}):
-        pf = pq.ParquetFile(archive.path_of(path), read_dictionary=list(DICTIONARY_COLUMNS))
-        for group in range(pf.metadata.num_row_groups):
+        try:
+            for events in _file_games(archive, game, path, streams, wanted, buffers):
+                completed.add(events[0].game_id)
+                yield events
+        except DamagedFile as exc:
+            if unreadable is None:
+                raise
+            damaged[path] = str(exc)
+    if unreadable is not None:
+        touched = {g for g, s in streams.items() if damaged.keys() & set(s.files)}
+        for game_id in (buffers.keys() | touched) - completed:
+            reasons = [damaged[p] for p in streams[game_id].files if p in damaged]
+            unreadable[game_id] = reasons[0] if reasons else "some of its events could not be read"
+
+
+def _file_games(archive: Archive, game: AnyGame, path: str, streams: Mapping[str, StreamInfo], wanted: pa.Array,
+                buffers: dict[str, list[Event]]) -> Iterator[list[Event]]:
+    with reading(path):
+        pf = pq.ParquetFile(archive.path_of(path), read_dictionary=list(DICTIONARY_COLUMNS),
+                            page_checksum_verification=True)
+    for group in range(pf.metadata.num_row_groups):
+        with reading(path):
             table = pf.read_row_group(group)
             table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
             for e in decode(table, game):

@@ -18,11 +18,13 @@ to them).
 from __future__ import annotations
 
 import hashlib
+import heapq
 import io
 import json
 import os
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,7 @@ from ..contract import AnyGame
 from ..errors import (
     ArchiveError,
     ConcurrencyError,
+    DamagedFile,
     DuplicateAppend,
     GameNotFound,
     ManifestError,
@@ -49,7 +52,7 @@ from ..registry import GameRegistry
 from ..registry import registry as default_registry
 from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
-from .fsutil import fsync_dir, write_new_file
+from .fsutil import fsync_dir, write_new_file, writes
 from .lock import ArchiveLock
 from .packs import PackStore
 
@@ -134,14 +137,17 @@ class Archive:
             )
         try:
             found = json.loads(marker.read_text())
-        except ValueError as exc:
-            raise NotAnArchive(f"{marker} is damaged: {exc}") from exc
+        except (OSError, ValueError, RecursionError) as exc:
+            raise NotAnArchive(f"{marker} is damaged: {type(exc).__name__}") from None
+        if not isinstance(found, dict):
+            raise NotAnArchive(f"{marker} is damaged: not a marker")
         if found.get("format") != ARCHIVE_FORMAT["format"] or found.get("version") != ARCHIVE_FORMAT["version"]:
             raise NotAnArchive(f"{self.root}: unsupported archive format {found}")
 
     # ------------------------------------------------------------------ paths and locks
 
     @classmethod
+    @writes
     def init(cls, root: Path | str, registry: GameRegistry | None = None) -> Archive:
         root = Path(root)
         if (root / MARKER).exists():
@@ -190,7 +196,8 @@ class Archive:
         if meta is None:
             if len(self._footers) >= FOOTER_CACHE_FILES:
                 self._footers.clear()
-            meta = self._footers[relative] = pq.read_metadata(self.path_of(relative))
+            with reading(relative):
+                meta = self._footers[relative] = pq.read_metadata(self.path_of(relative))
         return meta
 
     # ------------------------------------------------------------------ reading
@@ -217,7 +224,8 @@ class Archive:
             game = self.registry.get(info.kind)
             events: list[Event] = []
             for path in info.files:
-                table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
+                with reading(path):
+                    table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
                 events.extend(decode(table, game))
         events.sort(key=lambda e: e.seq)
         if [e.seq for e in events] != list(range(info.last_seq + 1)):
@@ -232,7 +240,9 @@ class Archive:
             entries = sorted(self._refresh().files.values(), key=lambda f: f.path)
             for entry in entries:
                 if kind is None or entry.kind == kind:
-                    yield entry, read_parquet(self.path_of(entry.path))
+                    with reading(entry.path):
+                        table = read_parquet(self.path_of(entry.path))
+                    yield entry, table
 
     def pins(self) -> dict[str, tuple[str, dict[str, Any]]]:
         """Game id -> (kind, the rules pack pin of its start event), reading only the start events' column."""
@@ -240,7 +250,8 @@ class Archive:
         with self._lock(exclusive=False):
             for entry in sorted(self._refresh().files.values(), key=lambda f: f.path):
                 start = self.registry.get(entry.kind).start_type.event_type
-                table = read_parquet(self.path_of(entry.path), columns=["game_id", "type", start], dictionaries=False)
+                with reading(entry.path):
+                    table = read_parquet(self.path_of(entry.path), columns=["game_id", "type", start], dictionaries=False)
                 table = table.filter(pc.equal(table.column("type"), start))
                 for game_id, payload in zip(table.column("game_id").to_pylist(), table.column(start).to_pylist()):
                     out[game_id] = (entry.kind, payload["ruleset"])
@@ -249,6 +260,24 @@ class Archive:
     def iter_events(self, kind: str | None = None) -> Iterator[Event]:
         for entry, table in self.iter_tables(kind):
             yield from decode(table, self.registry.get(entry.kind))
+
+    def iter_sorted_events(self, kind: str | None = None) -> Iterator[Event]:
+        """Every event (of ``kind``) in (game_id, seq) order, streamed: each file is read a row group
+        at a time and the files are merged, so memory holds one row group per file, not the archive."""
+        with self._lock(exclusive=False):
+            entries = sorted(self._refresh().files.values(), key=lambda f: f.path)
+        streams = [self._file_events(e) for e in entries if kind is None or e.kind == kind]
+        yield from heapq.merge(*streams, key=lambda e: (e.game_id, e.seq))
+
+    def _file_events(self, entry: mf.FileEntry) -> Iterator[Event]:
+        game = self.registry.get(entry.kind)
+        with reading(entry.path):
+            pf = pq.ParquetFile(self.path_of(entry.path), page_checksum_verification=True,
+                                read_dictionary=list(DICTIONARY_COLUMNS))
+        for group in range(pf.metadata.num_row_groups):
+            with reading(entry.path):
+                table = pf.read_row_group(group)
+            yield from decode(table, game)
 
     # ------------------------------------------------------------------ appending
 
@@ -295,6 +324,7 @@ class Archive:
             raise PackError("; ".join(m for m in missing if m) + "; nothing was written")
         return found
 
+    @writes
     def commit_prepared(self, prepared: Sequence[PreparedFile], positions: dict[str, StreamPosition],
                         packs: Sequence[tuple[str, RulesPack]] = ()) -> CommitResult:
         """Commit prepared files if every stream still ends where its writer expects.
@@ -344,7 +374,8 @@ class Archive:
             info = state.streams.get(game_id)
             holding = [p for p in (info.files if info else ()) if _overlaps(state.files[p].games[game_id], seq, seq)]
             for path in holding:  # the one file whose span of this game holds seq
-                table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
+                with reading(path):
+                    table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
                 hit = table.filter(pc.equal(table.column("seq"), seq))
                 if hit.num_rows:
                     stored: int = hit.column("hash")[0].as_py()
@@ -373,11 +404,13 @@ class Archive:
             game = self.registry.get(info.kind)
             rows: list[tuple[Event, int]] = []
             for path in info.files:
-                table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
+                with reading(path):
+                    table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
                 rows.extend(zip(decode(table, game, upcast=False), table.column("hash").to_pylist()))
         rows.sort(key=lambda r: r[0].seq)
         return rows
 
+    @writes
     def prepare_table(
         self, table: pa.Table, kind: str, spill: bool = False, row_group_rows: int = ROW_GROUP_ROWS
     ) -> PreparedFile:
@@ -447,6 +480,7 @@ class Archive:
                 self.path_of(rel).unlink(missing_ok=True)
             mf.write_commit(self.manifest_dir, state, mf.Commit(next_gen, purge=tuple(state.retired)))
 
+    @writes
     def collect_garbage(self) -> None:
         with self._lock(exclusive=True):
             self._collect_garbage(self._refresh())
@@ -571,9 +605,10 @@ def _already_stored(
     info = state.streams[game]
     kind = archive.registry.get(info.kind)
     overlapping = [p for p in info.files if _overlaps(state.files[p].games[game], first, last)]
-    stored = {
-        e.seq: e for path in overlapping for e in decode(_read_game_rows(archive.path_of(path), game), kind)
-    }
+    stored: dict[int, Event] = {}
+    for path in overlapping:
+        with reading(path):
+            stored.update((e.seq, e) for e in decode(_read_game_rows(archive.path_of(path), game), kind))
     incoming = [
         e for p in prepared if p.kind == info.kind and game in p.games
         for e in decode(_read_game_rows(p.source(), game), kind)
@@ -586,6 +621,19 @@ def _overlaps(span: mf.GameSpan, first: int, last: int) -> bool:
 
 
 # ---------------------------------------------------------------------- Parquet helpers
+
+
+@contextmanager
+def reading(relative: str) -> Iterator[None]:
+    """What pyarrow raises on a damaged data file, as one clear error naming the file."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise DamagedFile(f"{relative} is missing, though the manifest lists it; run `replay verify`") from None
+    except (OSError, pa.ArrowException) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DamagedFile(f"{relative} is damaged ({first}); run `replay verify`, and restore the file "
+                          "from a backup") from None
 
 
 FOOTER_CACHE_FILES = 1_024

@@ -106,7 +106,7 @@ def export(game_ids: tuple[str, ...], kind: str | None, fmt: str, output: str, a
                 for e in archive.read_game(g):
                     out.write(dump_line(e))
         else:
-            for e in sorted(archive.iter_events(kind), key=lambda e: (e.game_id, e.seq)):
+            for e in archive.iter_sorted_events(kind):
                 out.write(dump_line(e))
 
 

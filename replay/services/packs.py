@@ -47,7 +47,7 @@ def _likely_games(path: Path, games: GameRegistry) -> list[AnyGame]:
     game is judged as that game's pack, not as every game's."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         raw = {}
     keys = set(raw) if isinstance(raw, dict) else set()
     ranked = sorted(games.games(), key=lambda g: -len(keys & set(g.pack_model.model_fields)))
