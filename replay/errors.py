@@ -14,6 +14,25 @@ if TYPE_CHECKING:
     from .problems import Problem
 
 
+LISTED = 20
+"""How many items an error message lists before it says how many more there are."""
+
+
+def listed(items: Sequence[str], sep: str = "; ") -> str:
+    """``items`` joined, the first :data:`LISTED` of them, then a count: an error that concerns a
+    thousand games must still be a message a person can read."""
+    shown = sep.join(items[:LISTED])
+    return shown + (f"{sep}... and {len(items) - LISTED} more" if len(items) > LISTED else "")
+
+
+def clip(text: str, limit: int = 200) -> str:
+    """``text`` cut to about ``limit`` characters, saying how long it was: a value echoed in a
+    message must not be the megabyte that caused it."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters, cut)"
+
+
 class ReplayError(Exception):
     """Base of every deliberate error: the message is meant for a person."""
 
@@ -45,15 +64,38 @@ class ProblemError(ReplayError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems = list(problems)
         n = len(self.problems)
-        lines = [str(p) for p in self.problems[: self.shown]]
-        if n > self.shown:
-            lines.append(f"... and {n - self.shown} more problems")
+        lines = _grouped(self.problems)
+        if len(lines) > self.shown:
+            lines[self.shown:] = [f"... and {len(lines) - self.shown} more"]
         if self.headline is None and n == 1:
             message = lines[0]
         else:
             head = (self.headline or "{n} {noun}").format(n=n, noun="problem" if n == 1 else "problems")
             message = head + ":\n  " + "\n  ".join(lines)
         super().__init__(message)
+
+
+def _grouped(problems: Sequence[Problem]) -> list[str]:
+    """One line per distinct problem: one bad game id on 170 lines is said once, with a count."""
+    from dataclasses import replace
+
+    groups: dict[object, list[Problem]] = {}
+    for p in problems:
+        where = replace(p.where, line=None, column=None, seq=None, turn=None)
+        groups.setdefault((p.rule_id, p.message, p.expected, p.found, p.text, where), []).append(p)
+    lines = []
+    for same in groups.values():
+        text = str(same[0])
+        if len(same) > 1:
+            more = len(same) - 1
+            if all(p.line is not None for p in same):
+                text += f" [the same on {more} more lines, to line {max(p.line or 0 for p in same)}]"
+            elif all(p.seq is not None for p in same):
+                text += f" [the same at {more} more events, to event {max(p.seq or 0 for p in same)}]"
+            else:
+                text += f" [the same {more} more times]"
+        lines.append(text)
+    return lines
 
 
 class InvalidInput(ProblemError):

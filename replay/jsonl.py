@@ -126,6 +126,7 @@ class _GameCursor:
     first: int
     last: int
     line: int
+    ended: int | None = None  # the line of the game's end event, once seen
 
 
 @dataclass
@@ -178,14 +179,20 @@ class _Importer:
         self.batch.clear()  # nothing will be written: stop holding events
 
     def _fits_stream(self, e: Event, line: int) -> bool:
-        """Seqs of each game must follow one another; games may interleave."""
+        """Seqs of each game must follow one another; games may interleave; nothing follows an end."""
+        fits = self._follows(e, line)
+        if fits and e.type in self.archive.registry.get(e.kind).end_types:
+            self.games[e.game_id].ended = line
+        return fits
+
+    def _follows(self, e: Event, line: int) -> bool:
         cur = self.games.get(e.game_id)
         if cur is None:
             self.games[e.game_id] = _GameCursor(e.kind, e.seq, e.seq, line)
             start = self.archive.registry.get(e.kind).start_type.event_type
             if (e.seq == 0) != (e.type == start):
-                self._report([_input(line, "type", f"game {e.game_id} seq {e.seq}: a game starts with one {start} "
-                                     f"event at seq 0, found {e.type}", "start")])
+                self._report([_input(line, "type", f"game {e.game_id} begins with seq {e.seq} ({e.type}); a game "
+                                     f"starts with one {start} event at seq 0", "start")])
                 return False
             if e.seq == 0:
                 pack, missing = self.archive.pin_problem(e, self.extra_packs)
@@ -197,6 +204,10 @@ class _Importer:
         if e.kind != cur.kind:
             self._report([_input(line, "kind", f"game {e.game_id} is a {cur.kind} game (line {cur.line}), not {e.kind}",
                                  "kind")])
+            return False
+        if cur.ended is not None:
+            self._report([_input(line, "type", f"game {e.game_id} ended at line {cur.ended}; no event may follow its end",
+                                 "end")])
             return False
         if e.seq != cur.last + 1:
             what = "repeated" if e.seq <= cur.last else "gap"

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from .errors import ProblemError
+from .errors import ProblemError, clip
 
 Level = Literal["ignore", "collect", "raise"]
 LEVELS: tuple[Level, ...] = ("ignore", "collect", "raise")
@@ -41,6 +41,12 @@ class Location:
     player: str | None = None
     field: str | None = None
     """A path inside a record: ``payload.player``, ``buildings[2](agora).cost``."""
+
+    def __post_init__(self) -> None:
+        for name in ("source", "file", "game", "player", "field"):  # these may come from hostile input
+            value = getattr(self, name)
+            if value is not None and len(value) > 200:
+                object.__setattr__(self, name, clip(value))
 
     def __str__(self) -> str:
         head = self.source or ""
@@ -83,6 +89,13 @@ class Problem:
     explanation: str | None = None
     text: str | None = None
     """The offending text, where the input was text (a notation line)."""
+
+    def __post_init__(self) -> None:
+        # Messages quote the input; a multi-megabyte value is cut, its location is kept.
+        for name, limit in (("message", 1000), ("expected", 200), ("found", 200), ("explanation", 1000), ("text", 200)):
+            value = getattr(self, name)
+            if value is not None and len(value) > limit:
+                object.__setattr__(self, name, clip(value, limit))
 
     # Shortcuts for the parts of the location that are read most.
     @property

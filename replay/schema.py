@@ -213,7 +213,7 @@ def encode(events: list[Event], game: AnyGame, hashes: list[int], schema: pa.Sch
     for field in schema:
         try:
             arrays.append(pa.array(columns[field.name], type=field.type))
-        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError) as exc:
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError) as exc:
             raise SchemaError(f"{game.kind} column {field.name!r} cannot hold these events: {exc}") from exc
     return pa.Table.from_arrays(arrays, schema=schema)
 

@@ -6,6 +6,9 @@ replaying the games with ``projector.states`` and reading the rules data directl
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import math
 from collections import defaultdict
 
@@ -319,7 +322,10 @@ def test_query_output_formats_and_stats(archive, tmp_path):
     base = ["query", "-a", str(archive.root), "--name", "coin_tiebreaks"]
     table = runner.invoke(cli, base).output
     assert table.splitlines()[0].split() == ["players", "games", "decided_by_coins", "shared", "tie_rate"]
-    assert runner.invoke(cli, base + ["--format", "csv"]).output.startswith('"players","games"')
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(cli, base + ["--format", "csv"]).stdout)))
+    assert rows and list(rows[0])[:2] == ["players", "games"]
+    as_json = json.loads(runner.invoke(cli, base + ["--format", "json"]).stdout)
+    assert [int(r["games"]) for r in rows] == [r["games"] for r in as_json]  # counts are JSON numbers
     out = tmp_path / "t.parquet"
     assert runner.invoke(cli, base + ["-o", str(out)]).exit_code == 0
     import pyarrow.parquet as pq

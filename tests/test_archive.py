@@ -48,7 +48,7 @@ def test_stale_expected_seq_is_refused_and_writes_nothing(archive):
     before = data_files(archive.root)
     with pytest.raises(ConcurrencyError, match="expected a game ending at seq 2, but it ends at seq 4"):
         archive.append("g1", [Event.create("pig", "g1", 3, DieRolled(player=1, face=6))], 2)
-    with pytest.raises(ConcurrencyError, match="expected a new game"):
+    with pytest.raises(ConcurrencyError, match="id collision"):
         archive.append("g1", pig_game("g1", seed=9)[:2], NEW_STREAM)
     assert data_files(archive.root) == before
     assert archive.last_seq("g1") == 4

@@ -136,10 +136,12 @@ def test_unlisted_file_is_a_problem_but_crash_leftovers_are_notes(filled):
     assert [str(p) for p in report.problems] == [
         "data/pig/0000000001-0009.parquet: [archive.unlisted] on disk but not in the manifest (was the manifest edited?)"]
     assert [n.where.file for n in report.notes] == [str(leftover.relative_to(filled.root))]
-    filled.append("g9", pig_game("g9")[:2], NEW_STREAM)  # the next write replaces the leftover...
-    assert leftover.read_bytes() != b"half written"  # ...with its own, committed file of that name
+    filled.append("g9", pig_game("g9")[:2], NEW_STREAM)  # the next write moves the leftover aside...
+    assert leftover.read_bytes() != b"half written"  # ...and commits its own file of that name
     assert str(leftover.relative_to(filled.root)) in filled.snapshot().files
-    assert stray.exists() and not verify(filled).notes
+    (kept,) = (filled.root / "lost+found").iterdir()
+    assert kept.read_bytes() == b"half written"
+    assert stray.exists() and [n.rule_id for n in verify(filled).notes] == ["archive.lost+found"]
 
 
 def test_cli_verify_exit_status_and_json(filled):

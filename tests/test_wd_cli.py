@@ -21,6 +21,13 @@ def _ok(runner, *args):
     return result.output
 
 
+def _json(runner, *args):
+    """A command's standard output as JSON (notes on standard error stay out of it)."""
+    result = runner.invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
 def test_simulate_is_byte_identical_for_a_seed(runner, tmp_path):
     for name in ("a", "b"):
         _ok(runner, "simulate", "-a", name, "--game", "7wonders-dice", "--init", "--games", "6", "--players", "2-7",
@@ -46,9 +53,8 @@ def test_simulate_refuses_unknown_bots_and_bad_ranges(runner):
 
 def test_rules_list_show_validate_diff(runner, tmp_path):
     assert "7wd-default" in _ok(runner, "rules", "list")
-    shown = _ok(runner, "rules", "show", "7wd-default", "--part", "options")
-    assert json.loads(shown.split("\n", 1)[1])["resolution"] == "simultaneous"
-    full = json.loads(_ok(runner, "rules", "show", "7wd-default").split("\n", 1)[1])
+    assert _json(runner, "rules", "show", "7wd-default", "--part", "options")["resolution"] == "simultaneous"
+    full = _json(runner, "rules", "show", "7wd-default")
     full["buildings"][3]["spaces"][4]["cost"] = 21  # the Agora's r1c1, beyond 0..20
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(full))
@@ -64,7 +70,7 @@ def test_rules_list_show_validate_diff(runner, tmp_path):
 
 
 def test_simulate_with_a_users_ruleset_pins_it(runner, tmp_path):
-    full = json.loads(_ok(runner, "rules", "show", "7wd-default").split("\n", 1)[1])
+    full = _json(runner, "rules", "show", "7wd-default")
     full["version"] = "0.1.0-house"
     full["start"]["coins"] = 9
     pack = tmp_path / "house.json"

@@ -97,6 +97,8 @@ def views(registry: GameRegistry) -> list[str]:
 def freshness(archive: Archive) -> list[str]:
     """Sentences saying where the derived tables are missing or behind the archive (empty: current)."""
     notes = []
+    if not archive.snapshot().files:
+        return ["the archive holds no games yet: every table is empty (add games with `replay import` or `replay simulate`)"]
     for game in archive.registry.games():
         c = coverage(archive, game)
         if not c.games:

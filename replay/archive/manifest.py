@@ -3,7 +3,10 @@
 It is a log of small JSON records in ``<archive>/manifest/``:
 
 * ``checkpoint-<gen>.json``: the whole state at generation ``gen``;
-* ``commit-<gen>.json``: one commit (files added, removed, purged) on top of ``gen - 1``.
+* ``commit-<gen>.json``: one commit (files added, removed, purged) on top of ``gen - 1``;
+* ``HEAD``: the newest generation committed, written after each commit. It lets
+  ``verify`` tell a writer interrupted before its commit (HEAD agrees with the
+  log) from a commit record lost afterwards (HEAD is ahead of the log).
 
 A commit becomes visible only when its file is renamed into place (write, fsync,
 rename, fsync the directory), so every crash leaves the previous or the next
@@ -298,6 +301,31 @@ def write_commit(directory: Path, state: ManifestState, commit: Commit) -> None:
     """Apply ``commit`` to ``state`` and make it durable. The rename is the commit point."""
     atomic_write(_record_path(directory, "commit", commit.generation), _encode_record(commit.to_json()))
     state.apply(commit)
+    write_head(directory, commit.generation)
+
+
+def write_head(directory: Path, generation: int) -> None:
+    """Record the newest generation. Written after the commit is durable, and without an fsync of
+    its own: after a power cut HEAD may be behind or unreadable (both mean "unknown"), but it is
+    never ahead of a commit that was made."""
+    tmp = directory / f".HEAD.{os.getpid()}.tmp"
+    tmp.write_text(f"{generation}\n", encoding="ascii")
+    os.replace(tmp, directory / "HEAD")
+
+
+def read_head(directory: Path) -> int | None:
+    """The generation HEAD records; None when there is no readable HEAD (older archives, a power cut)."""
+    try:
+        text = (directory / "HEAD").read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() and len(text) <= 10 else None
+
+
+def lost_generations(directory: Path, state: ManifestState) -> range:
+    """Generations HEAD says were committed but the log does not hold: the newest commit records were lost."""
+    head = read_head(directory)
+    return range(state.generation + 1, head + 1) if head is not None and head > state.generation else range(0)
 
 
 def write_checkpoint(directory: Path, state: ManifestState) -> None:
@@ -325,3 +353,4 @@ def checkpoint_due(state: ManifestState) -> bool:
 def new_manifest(directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     atomic_write(_record_path(directory, "checkpoint", 0), _encode_record(ManifestState().checkpoint_json()))
+    write_head(directory, 0)

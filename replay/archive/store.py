@@ -45,6 +45,8 @@ from ..errors import (
     NotAnArchive,
     PackError,
     StreamError,
+    clip,
+    listed,
 )
 from ..events import GAME_ID_PATTERN, Event
 from ..packs import PackLibrary, RulesPack
@@ -321,7 +323,7 @@ class Archive:
             else:
                 missing.append(problem)
         if missing:
-            raise PackError("; ".join(m for m in missing if m) + "; nothing was written")
+            raise PackError(listed([m for m in missing if m]) + "; nothing was written")
         return found
 
     @writes
@@ -335,10 +337,10 @@ class Archive:
         """
         with self._lock(exclusive=True):
             state = self._refresh()
-            problems, duplicate = _check_positions(self, state, prepared, positions)
+            problems, duplicates = _check_positions(self, state, prepared, positions)
             if problems:
-                cls = DuplicateAppend if duplicate and len(problems) == 1 else ConcurrencyError
-                raise cls("; ".join(problems) + "; nothing was written")
+                cls = DuplicateAppend if duplicates == len(problems) else ConcurrencyError
+                raise cls(listed(problems) + "; nothing was written")
             for kind, pack in packs:
                 self.packs.put(kind, pack)
             return self._commit(state, prepared, remove=())
@@ -458,18 +460,29 @@ class Archive:
         return CommitResult(generation, tuple(a.path for a in added), sum(p.rows for p in prepared))
 
     def _collect_garbage(self, state: mf.ManifestState) -> None:
-        """Delete what no committed generation refers to: leftovers of crashed writers.
+        """Clear what no committed generation refers to: leftovers of crashed writers.
 
         Safe only under the exclusive lock: then no one else is between writing a
         data file and committing it. A crashed writer can only have left files of
         the next generation (it never committed), so those few names are probed
-        instead of listing every file.
+        instead of listing every file. Such files are moved to ``lost+found/``,
+        never deleted: had the commit record naming them been lost instead, they
+        would be the only copy of acknowledged events. When HEAD shows that is what
+        happened, nothing is touched and the write is refused.
         """
+        lost = mf.lost_generations(self.manifest_dir, state)
+        if lost:
+            raise ArchiveError(
+                f"the manifest lost its newest commit record(s) (generation {lost.start}..{lost.stop - 1}: "
+                f"manifest/HEAD says they were committed, manifest/ does not hold them); writes are refused so "
+                f"that their data files are not overwritten. Run `replay verify` to see those files; restore the "
+                f"commit file(s) from a backup, or delete manifest/HEAD to accept the loss (see docs/archive.md)"
+            )
         next_gen = state.generation + 1
         for kind_dir in (self.root / "data").iterdir():
             i = 0
             while (orphan := kind_dir / f"{next_gen:010d}-{i:04d}.parquet").exists():
-                orphan.unlink()
+                _move_to_lost_and_found(self.root, orphan)
                 i += 1
         for tmp in (self.root / "tmp").iterdir():
             pid = tmp.name.split("-", 1)[0]
@@ -506,6 +519,19 @@ def unreferenced_files(root: Path, state: mf.ManifestState) -> list[Unreferenced
     return out
 
 
+LOST_AND_FOUND = "lost+found"
+
+
+def _move_to_lost_and_found(root: Path, orphan: Path) -> None:
+    """Move an uncommitted data file aside under a name that never collides (kind, name, a counter)."""
+    target_dir = root / LOST_AND_FOUND
+    target_dir.mkdir(exist_ok=True)
+    n = 0
+    while (target := target_dir / f"{orphan.parent.name}--{orphan.stem}--{n}{orphan.suffix}").exists():
+        n += 1
+    os.rename(orphan, target)
+
+
 def _process_alive(pid: int) -> bool:
     if pid == os.getpid():
         return True
@@ -528,7 +554,7 @@ def _check_shapes(appends: Sequence[StreamAppend], games: GameRegistry) -> None:
     for a in appends:
         g = a.game_id
         if not GAME_ID_PATTERN.match(g):
-            problems.append(f"game id {g!r} must be 1-128 letters, digits or . _ : - (not starting with a symbol)")
+            problems.append(f"game id {clip(repr(g))} must be 1-128 letters, digits or . _ : - (not starting with a symbol)")
         if g in seen:
             problems.append(f"game {g} appears twice in one append")
         seen.add(g)
@@ -557,10 +583,13 @@ def _check_shapes(appends: Sequence[StreamAppend], games: GameRegistry) -> None:
                 problems.append(
                     f"game {g} seq {e.seq}: a game starts with exactly one {start} event, at seq 0 (found {e.type})"
                 )
+            elif e.type in game.end_types and offset < len(a.events) - 1:
+                problems.append(f"game {g}: {e.type} at seq {e.seq} ends the game, but events follow it; "
+                                "no event may follow its end")
             if problems:
                 break
     if problems:
-        raise StreamError("; ".join(problems) + "; nothing was written")
+        raise StreamError(listed(problems) + "; nothing was written")
 
 
 def _check_positions(
@@ -568,10 +597,11 @@ def _check_positions(
     state: mf.ManifestState,
     prepared: Sequence[PreparedFile],
     positions: dict[str, StreamPosition],
-) -> tuple[list[str], bool]:
-    """Optimistic concurrency: each stream must end where the writer expects."""
+) -> tuple[list[str], int]:
+    """Optimistic concurrency: each stream must end where the writer expects. Returns the
+    problems, and how many of them are appends of events already stored."""
     problems = []
-    duplicate = False
+    duplicates = 0
     for game, pos in positions.items():
         info = state.streams.get(game)
         current = info.last_seq if info else NEW_STREAM
@@ -583,16 +613,21 @@ def _check_positions(
             continue
         first = pos.expected_last + 1
         if info and current >= pos.last and _already_stored(archive, state, game, prepared, first, pos.last):
-            duplicate = True
+            duplicates += 1
             problems.append(
                 f"game {game}: events {first}..{pos.last} are already in the archive, identical "
                 f"(the same events appended twice)"
             )
+        elif pos.expected_last == NEW_STREAM:
+            problems.append(
+                f"game {game}: id collision: the archive already holds a game with this id (ending at seq {current}) "
+                f"whose events differ from these; choose another id, or append to the stored game"
+            )
         else:
-            want = "a new game" if pos.expected_last == NEW_STREAM else f"a game ending at seq {pos.expected_last}"
+            want = f"a game ending at seq {pos.expected_last}"
             have = "no such game" if current == NEW_STREAM else f"it ends at seq {current}"
             problems.append(f"game {game}: the writer expected {want}, but {have}; re-read the game and retry")
-    return problems, duplicate
+    return problems, duplicates
 
 
 def _already_stored(

@@ -6,8 +6,9 @@ schema, row count, game spans); then every game across files (seqs 0..n once
 each, a start event first, nothing after an end event); then the rules packs
 (every pinned pack stored, every stored pack's content hash equal to its name).
 Files on disk that no commit names are reported too: as *notes* when they are
-leftovers of an interrupted write (removed by the next write), as *problems*
-otherwise. Every problem is a :class:`replay.problems.Problem` with a rule id
+leftovers of an interrupted write (moved to ``lost+found/`` by the next write), as
+*problems* when ``manifest/HEAD`` shows that the commit naming them was lost, or
+when nothing explains them. Every problem is a :class:`replay.problems.Problem` with a rule id
 ``archive.*`` and the file, game and event it concerns.
 """
 
@@ -22,13 +23,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..chain import GENESIS, link
+from ..contract import AnyGame
 from ..errors import ReplayError
 from ..events import Event
 from ..problems import Location, Problem
 from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, decode, schema_fingerprint
 from . import manifest as mf
-from .store import Archive, game_spans, read_parquet, unreferenced_files
+from .store import LOST_AND_FOUND, ROW_GROUP_ROWS, Archive, game_spans, read_parquet, unreferenced_files
 
 
 def _problem(rule_id: str, what: str, file: str | None = None, game: str | None = None,
@@ -54,7 +56,11 @@ class Report:
 def verify(
     archive: Archive, deep: bool = False, progress: Callable[[int], None] | None = None
 ) -> Report:
-    """Check the whole archive under a shared lock (writers wait; readers do not)."""
+    """Check the whole archive under a shared lock (writers wait; readers do not).
+
+    ``progress`` is told of events as they are checked, a row group at a time, so that one
+    large file does not sit at 0%: its total is the sum of the files' rows in the manifest.
+    """
     report = Report()
     with archive._lock(exclusive=False):
         try:
@@ -67,20 +73,39 @@ def verify(
         pins: dict[str, tuple[str, str, str]] = {}
         links = _Links()
         for entry in sorted(state.files.values(), key=lambda f: f.path):
-            _check_file(archive, entry, archive.registry, deep, report, seqs, links, pins)
+            checked = _check_file(archive, entry, archive.registry, deep, report, seqs, links, pins, progress)
             report.files += 1
-            if progress:
-                progress(1)
+            if progress and entry.rows > checked:
+                progress(entry.rows - checked)  # what a damaged file did not get to
         _check_games(seqs, state, archive.registry, report)
         links.resolve(report)
+        lost = mf.lost_generations(archive.manifest_dir, state)
+        if lost:
+            report.problems.append(_problem(
+                "lost-commit",
+                f"manifest/HEAD says generation {lost.stop - 1} was committed, but the log ends at {state.generation}: "
+                f"the newest commit record(s) were lost, and with them the events they committed. Restore "
+                f"manifest/commit-{lost.start:010d}.json (and any after it) from a backup; writes are refused until then",
+            ))
+        head_known = mf.read_head(archive.manifest_dir) is not None
         for u in unreferenced_files(archive.root, state):
-            if u.generation_above:
-                report.notes.append(_problem("leftover", "left by an interrupted write; removed by the next write", u.relative))
+            if u.generation_above and lost and mf.generation_of(u.relative) in lost:
+                report.problems.append(_problem("lost-data", "holds events of the lost commit; keep it", u.relative))
+            elif u.generation_above:
+                why = ("no commit names it and manifest/HEAD agrees: a writer was interrupted before its commit" if head_known
+                       else "no commit names it: a writer was interrupted before its commit, OR the newest commit record "
+                            "was lost (this archive has no manifest/HEAD to tell which)")
+                report.notes.append(_problem("leftover", f"{why}; the next write moves it to {LOST_AND_FOUND}/", u.relative))
             elif u.retired:
                 report.notes.append(_problem("retired", "replaced by compaction; removed by the next write", u.relative))
             else:
                 report.problems.append(_problem("unlisted", "on disk but not in the manifest (was the manifest edited?)",
                                                 u.relative))
+        for kept in sorted((archive.root / LOST_AND_FOUND).glob("*")):
+            report.notes.append(_problem(
+                "lost+found", "an uncommitted data file a write moved aside instead of deleting; delete it once "
+                "you are sure no acknowledged events are missing", f"{LOST_AND_FOUND}/{kept.name}",
+            ))
         _check_packs(archive, pins, report)
         report.games = len(seqs)
     return report
@@ -95,7 +120,9 @@ def _check_file(
     seqs: dict[str, list[tuple[int, str, str]]],
     links: _Links,
     pins: dict[str, tuple[str, str, str]],
-) -> None:
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Check one file; returns how many of its events were checked (and reported to ``progress``)."""
     path: Path = archive.path_of(entry.path)
 
     def problem(rule_id: str, what: str, game: str | None = None, seq: int | None = None) -> None:
@@ -103,17 +130,21 @@ def _check_file(
 
     if not path.is_file():
         problem("missing", "missing: the manifest lists it but it is not on disk")
-        return
-    data = path.read_bytes()
-    if len(data) != entry.bytes:
-        problem("size", f"size is {len(data)} bytes, the manifest says {entry.bytes} (truncated or replaced?)")
-    if hashlib.sha256(data).hexdigest() != entry.sha256:
+        return 0
+    try:
+        size, sha256 = _size_and_sha256(path)
+    except OSError as exc:
+        problem("unreadable", f"cannot be read: {exc.strerror}")
+        return 0
+    if size != entry.bytes:
+        problem("size", f"size is {size} bytes, the manifest says {entry.bytes} (truncated or replaced?)")
+    if sha256 != entry.sha256:
         problem("checksum", "sha256 does not match the manifest: the file was altered or damaged")
     try:
         table = read_parquet(path, dictionaries=False)
     except (OSError, pa.ArrowException) as exc:
         problem("unreadable", f"not readable as Parquet: {exc}")
-        return
+        return 0
     if table.num_rows != entry.rows:
         problem("rows", f"holds {table.num_rows} events, the manifest says {entry.rows}")
     stored = pq.read_schema(path)
@@ -123,12 +154,12 @@ def _check_file(
         got = stored.field(want.name) if want.name in stored.names else None
         if got is None or got.type != want.type:
             problem("envelope", f"envelope column {want.name} is missing or not {want.type}")
-            return
+            return 0
     try:
         game = games.get(entry.kind)
     except ReplayError as exc:
         problem("kind", str(exc))
-        return
+        return 0
     kinds = set(table.column("kind").to_pylist())
     if kinds - {entry.kind}:
         problem("kind", f"holds events of kind {sorted(kinds - {entry.kind})} in a {entry.kind} file")
@@ -140,21 +171,36 @@ def _check_file(
         spans = game_spans(sorted_table, game)
     except (KeyError, pa.ArrowException) as exc:
         problem("index", f"cannot index games: {exc}")
-        return
+        return 0
     if spans != entry.games:
         for g in sorted(set(spans) | set(entry.games)):
             if spans.get(g) != entry.games.get(g):
                 problem("spans", f"the manifest says {_span_text(entry.games.get(g))}, "
                         f"the file holds {_span_text(spans.get(g))}", game=g)
-    try:
-        events = decode(sorted_table, game)
-        links.add(entry.path, decode(sorted_table, game, upcast=False), sorted_table.column("hash").to_pylist())
-    except ReplayError as exc:
-        problem("decode", f"events cannot be decoded: {exc}")
-        return
+    checked = 0
+    for offset in range(0, sorted_table.num_rows, ROW_GROUP_ROWS):
+        chunk = sorted_table.slice(offset, ROW_GROUP_ROWS)
+        try:
+            events = decode(chunk, game)
+            links.add(entry.path, decode(chunk, game, upcast=False), chunk.column("hash").to_pylist())
+        except ReplayError as exc:
+            problem("decode", f"events cannot be decoded: {exc}")
+            return checked
+        _check_events(events, game, deep, entry.path, seqs, pins, problem)
+        report.events += len(events)
+        checked += len(events)
+        if progress:
+            progress(len(events))
+    return checked
+
+
+def _check_events(
+    events: list[Event], game: AnyGame, deep: bool, file: str, seqs: dict[str, list[tuple[int, str, str]]],
+    pins: dict[str, tuple[str, str, str]], problem: Callable[..., None],
+) -> None:
     start = game.start_type.event_type
     for e in events:
-        seqs.setdefault(e.game_id, []).append((e.seq, e.type, entry.path))
+        seqs.setdefault(e.game_id, []).append((e.seq, e.type, file))
         if e.type == start:
             ruleset = e.payload["ruleset"]
             pins[e.game_id] = (e.kind, ruleset["content_hash"], f"{ruleset['id']} {ruleset['version']}")
@@ -163,7 +209,15 @@ def _check_file(
                 game.models[e.type].model_validate(e.payload)
             except Exception as exc:  # pydantic.ValidationError, reported not raised
                 problem("payload", f"payload fails validation: {str(exc).splitlines()[0]}", game=e.game_id, seq=e.seq)
-    report.events += len(events)
+
+
+def _size_and_sha256(path: Path) -> tuple[int, str]:
+    digest, size = hashlib.sha256(), 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+    return size, digest.hexdigest()
 
 
 class _Links:

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import click
 import pyarrow as pa
-import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from ..analytics.project import project as run_project
@@ -18,8 +17,9 @@ from ..archive import Archive
 from ..registry import registry
 from ..services.overview import overview
 from ..services.regress import regress as run_regress
-from ..tables import render
+from ..tables import render, to_json
 from .options import archive_option
+from .output import output_path, write_text
 
 
 @click.command()
@@ -61,19 +61,16 @@ def _write(table: pa.Table, fmt: str, output: str | None) -> None:
     if fmt == "parquet" or (output and output.endswith(".parquet")):
         if not output:
             raise click.UsageError("--format parquet needs --output FILE")
-        pq.write_table(table, output)
+        with output_path(output) as tmp:
+            pq.write_table(table, tmp)
         click.echo(f"wrote {table.num_rows} rows to {output}", err=True)
         return
-    if fmt == "csv":
-        sink = pa.BufferOutputStream()
-        pacsv.write_csv(table, sink)
-        text = sink.getvalue().to_pybytes().decode()
-    elif fmt == "json":
-        text = json.dumps(table.to_pylist(), indent=2, default=str) + "\n"
-    else:
-        text = render(table.to_pylist(), table.column_names, "table", max_width=60)
+    if fmt == "json":
+        text = to_json(table.to_pylist())
+    else:  # nested values (structs, lists) as JSON in a cell, which Arrow's CSV writer cannot do
+        text = render(table.to_pylist(), table.column_names, fmt, max_width=60 if fmt == "table" else 1 << 30)
     if output:
-        Path(output).write_text(text)
+        write_text(output, text)
         click.echo(f"wrote {table.num_rows} rows to {output}", err=True)
     else:
         click.echo(text, nl=False)

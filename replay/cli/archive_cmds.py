@@ -13,56 +13,62 @@ from ..archive.compact import MAX_ROWS_PER_FILE, compact
 from ..archive.verify import verify
 from ..jsonl import dump_line
 from ..registry import registry
-from ..services.importing import import_jsonl, import_notation, is_jsonl
+from ..services.importing import NotationImport, import_jsonl, import_notation, import_notation_text, peek_format
+from ..services.logs import FILE_FORMATS, file_format
 from ..services.packs import load_files
 from ..tables import render
 from .options import archive_option, format_option, game_option, ruleset_option
+from .output import output_text
 
 
 @click.command(name="import")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FILE_FORMATS), default="auto", show_default=True,
+              help="auto: JSON Lines if the first non-blank character is '{' or the name ends .jsonl, else notation")
 @click.option("--allow-problems", is_flag=True, help="notation: archive a game even if its audit finds problems")
 @game_option("the game of notation files without a [Kind] tag")
 @ruleset_option
 @archive_option
-def import_(files: tuple[Path, ...], allow_problems: bool, kind: str | None, ruleset_files: tuple[Path, ...],
+def import_(files: tuple[Path, ...], fmt: str, allow_problems: bool, kind: str | None, ruleset_files: tuple[Path, ...],
             archive_path: Path) -> None:
-    """Add games from JSON Lines (.jsonl, - for standard input) or notation files.
+    """Add games from JSON Lines or notation files (- for standard input).
 
     JSON Lines: one event per line, {"game_id", "seq", "kind", "type", "version",
     "payload"}. Each file is checked whole first; a file with any problem (bad JSON,
-    unknown type, missing field, wrong type, a seq gap, events already in the
-    archive, a rules pack that cannot be found) is rejected with every problem's
-    line and field, and nothing of it is written. A file may continue games already
-    in the archive from their next seq.
+    unknown type, missing field, wrong type, a seq gap, an event after a game's end,
+    events already in the archive, a game id already taken by another game, a rules
+    pack that cannot be found) is rejected with every problem's line and field, and
+    nothing of it is written. A file may continue games already in the archive from
+    their next seq.
 
-    Notation (any other file, see docs/notation.md): the game is read (every
-    syntax problem with its line and column), audited, and archived only if the
-    audit finds nothing wrong (or with --allow-problems).
+    Notation (see docs/notation.md): the game is read (every syntax problem with its
+    line and column), audited, and archived only if the audit finds nothing wrong (or
+    with --allow-problems).
 
-    The rules pack each new game pins is stored in the archive with it; give a pack
-    that is not shipped with --ruleset.
+    The format is told from the content (--format to say it). The rules pack each
+    new game pins is stored in the archive with it; give a pack that is not shipped
+    with --ruleset.
 
     \b
     Example:
       replay import tournament.jsonl
       replay import typed-game.txt
       replay export g1 | replay import -a other-archive -
+      cat typed-game.txt | replay import --game pig -
     """
     archive = Archive(archive_path)
     packs = load_files(ruleset_files)
     for f in files:
-        if not is_jsonl(f):
-            done = import_notation(archive, f, kind, allow_problems, packs)
-            if not done.archived:
-                click.echo(done.report.to_text(), nl=False)
-                raise click.ClickException(f"{f}: the audit found {len(done.report.problems)} problem(s); nothing was "
-                                           "written (use --allow-problems to archive it anyway)")
-            verdict = "clean" if done.report.ok else f"{len(done.report.problems)} audit problem(s), archived anyway"
-            click.echo(f"{f}: imported game {done.game_id}, {done.events} events ({verdict})")
-            continue
         if str(f) == "-":
-            result = import_jsonl(archive, "<stdin>", sys.stdin, packs)
+            stdin_format, lines = peek_format(sys.stdin, "<stdin>", fmt)
+            if stdin_format == "notation":
+                _report_notation("<stdin>", import_notation_text(archive, "".join(lines), "<stdin>", kind,
+                                                                 allow_problems, packs))
+                continue
+            result = import_jsonl(archive, "<stdin>", lines, packs)
+        elif file_format(f, fmt) == "notation":
+            _report_notation(str(f), import_notation(archive, f, kind, allow_problems, packs))
+            continue
         else:
             if not f.is_file():
                 raise click.ClickException(f"{f}: no such file")
@@ -72,6 +78,15 @@ def import_(files: tuple[Path, ...], allow_problems: bool, kind: str | None, rul
                 result = import_jsonl(archive, str(f), handle, packs, progress=bar.update)
         name = "<stdin>" if str(f) == "-" else str(f)
         click.echo(f"{name}: imported {result.events} events of {result.games} games (generation {result.generation})")
+
+
+def _report_notation(name: str, done: NotationImport) -> None:
+    if not done.archived:
+        click.echo(done.report.to_text(), nl=False)
+        raise click.ClickException(f"{name}: the audit found {len(done.report.problems)} problem(s); nothing was "
+                                   "written (use --allow-problems to archive it anyway)")
+    verdict = "clean" if done.report.ok else f"{len(done.report.problems)} audit problem(s), archived anyway"
+    click.echo(f"{name}: imported game {done.game_id}, {done.events} events ({verdict})")
 
 
 @click.command()
@@ -97,10 +112,10 @@ def export(game_ids: tuple[str, ...], kind: str | None, fmt: str, output: str, a
             raise click.UsageError("--format notation writes one game: name exactly one GAME_ID")
         events = archive.read_game(game_ids[0])
         text = registry.get(events[0].kind).require("notation").write(events)
-        with click.open_file(output, "w", encoding="utf-8") as out:
+        with output_text(output) as out:
             out.write(text)
         return
-    with click.open_file(output, "w", encoding="utf-8") as out:
+    with output_text(output) as out:
         if game_ids:
             for g in game_ids:
                 for e in archive.read_game(g):
@@ -172,8 +187,8 @@ def verify_(deep: bool, fmt: str, archive_path: Path) -> None:
       replay verify --deep
     """
     archive = Archive(archive_path)
-    files = len(archive.snapshot().files)
-    with click.progressbar(length=files, label="verifying", file=sys.stderr) as bar:
+    events = sum(f.rows for f in archive.snapshot().files.values())
+    with click.progressbar(length=max(1, events), label="verifying", file=sys.stderr, show_eta=True) as bar:
         report = verify(archive, deep=deep, progress=bar.update)
     if fmt == "json":
         click.echo(json.dumps({

@@ -101,9 +101,16 @@ def rules_list(kind: str | None) -> None:
 @click.option("--part", help="only this top-level part (e.g. options, dice, cities)")
 @click.option("--provenance", is_flag=True, help="where each part's facts come from, and how sure we are")
 def rules_show(pack: str, kind: str | None, part: str | None, provenance: bool) -> None:
-    """Print a pack (shipped name or file) as JSON, with its content hash."""
+    """Print a pack (shipped name or file) as JSON; its id, version and content hash go to standard
+    error, so the output is a pack file as it is.
+
+    \b
+    Example:
+      replay rules show pig-standard > my-pig.json     # edit, then: replay rules validate my-pig.json
+      replay rules show 7wd-default --part options
+    """
     _, loaded = pack_service.load(pack, kind)
-    click.echo(f"# {loaded.id} {loaded.version} {loaded.content_hash}")
+    click.echo(f"# {loaded.id} {loaded.version} {loaded.content_hash}", err=True)
     if provenance:
         rows = [{"part": p, "source": s, "confidence": c} for p, s, c in loaded.provenance()]
         click.echo(render(rows, ["part", "confidence", "source"], "table", max_width=90), nl=False)

@@ -20,6 +20,7 @@ from ..errors import ReplayError
 from ..registry import registry
 from ..tables import render
 from .options import default_archive
+from .output import write_text
 
 
 class _Group(click.Group):
@@ -114,9 +115,12 @@ def schema(write_dir: Path | None, check_dir: Path | None) -> None:
 
     files = schema_files(registry)
     if write_dir:
-        write_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            write_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.ClickException(f"cannot create {write_dir}: {exc.strerror}") from exc
         for name, text in files.items():
-            (write_dir / name).write_text(text)
+            write_text(write_dir / name, text)
         click.echo(f"wrote {len(files)} files to {write_dir}")
     elif check_dir:
         stale = [n for n, text in files.items() if not (check_dir / n).is_file() or (check_dir / n).read_text() != text]

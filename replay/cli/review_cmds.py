@@ -103,6 +103,10 @@ def diff(a: str, b: str, ruleset_files: tuple[Path, ...], kind: str | None, arch
     click.echo(f"first difference at event {d.first}:")
     click.echo(f"  {a}: {d.where[0]}")
     click.echo(f"  {b}: {d.where[1]}")
+    if d.event_changes:
+        click.echo(f"  what differs in that event ({a} -> {b}):")
+        for line in d.event_changes:
+            click.echo(f"    {line}")
     for side, n in zip((a, b), d.problems):
         if n:
             click.echo(f"  {side}: {n} rule problem(s) (see `replay audit {side}`)")

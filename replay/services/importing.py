@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -13,7 +14,7 @@ from ..errors import ReplayError
 from ..jsonl import ImportResult, import_lines
 from ..packs import RulesPack
 from .audit import AuditReport, audit
-from .logs import read_notation_file
+from .logs import Log, read_notation_file, read_notation_text, sniff_format
 
 
 @dataclass
@@ -40,7 +41,16 @@ def _utf8_lines(handle: IO[str] | Iterable[str], source: str) -> Iterable[str]:
 def import_notation(archive: Archive, path: Path, kind: str | None = None, allow_problems: bool = False,
                     packs: Iterable[RulesPack] = ()) -> NotationImport:
     """Read, audit, and archive one game in notation. Problems refuse it unless ``allow_problems``."""
-    log = read_notation_file(path, kind)
+    return _import_log(archive, read_notation_file(path, kind), allow_problems, packs)
+
+
+def import_notation_text(archive: Archive, text: str, source: str, kind: str | None = None,
+                         allow_problems: bool = False, packs: Iterable[RulesPack] = ()) -> NotationImport:
+    """:func:`import_notation` for text already read (standard input)."""
+    return _import_log(archive, read_notation_text(text, source, kind), allow_problems, packs)
+
+
+def _import_log(archive: Archive, log: Log, allow_problems: bool, packs: Iterable[RulesPack]) -> NotationImport:
     packs = list(packs)
     report = audit(log, packs)
     if report.ok or allow_problems:
@@ -48,6 +58,17 @@ def import_notation(archive: Archive, path: Path, kind: str | None = None, allow
     return NotationImport(log.game_id, len(log.events), report, report.ok or allow_problems)
 
 
-def is_jsonl(path: Path) -> bool:
-    return str(path) == "-" or path.suffix == ".jsonl"
+def peek_format(lines: Iterable[str], source: str, given: str = "auto") -> tuple[str, Iterator[str]]:
+    """The format of a stream that cannot be read twice (standard input), and the stream whole again:
+    the lines up to the first that is not blank are read to decide (see :func:`sniff_format`)."""
+    stream = iter(_utf8_lines(lines, source))
+    head: list[str] = []
+    for line in stream:
+        head.append(line)
+        if line.strip():
+            break
+    else:
+        raise ReplayError(f"{source}: empty; nothing to import")
+    fmt = given if given != "auto" else sniff_format("".join(head), source)
+    return fmt, itertools.chain(head, stream)
 

@@ -76,17 +76,41 @@ def game_for_text(text: str, source: str, kind: str | None, games: GameRegistry 
     return games.get(chosen)
 
 
+FILE_FORMATS = ("auto", "jsonl", "notation")
+
+
+def sniff_format(head: str, name: str) -> str:
+    """``jsonl`` or ``notation`` for a file that begins with ``head``: a JSON Lines file begins with
+    ``{`` (no notation does); otherwise the name decides (``.jsonl``), then notation."""
+    return "jsonl" if head.lstrip().startswith("{") or name.endswith(".jsonl") else "notation"
+
+
+def file_format(path: Path, given: str = "auto") -> str:
+    """The format of a file: ``given``, or detected from its first bytes (see :func:`sniff_format`)."""
+    if given != "auto":
+        return given
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096).decode("utf-8", errors="replace")
+    except OSError:
+        head = ""  # the reader that follows names the problem
+    return sniff_format(head, path.name)
+
+
 def read_notation_file(path: Path, kind: str | None = None, games: GameRegistry = registry) -> Log:
     """A game in notation; every syntax problem (line and column) stops it with NotationError."""
-    text = read_text(path)
-    game = game_for_text(text, str(path), kind, games)
+    return read_notation_text(read_text(path), str(path), kind, games)
+
+
+def read_notation_text(text: str, source: str, kind: str | None = None, games: GameRegistry = registry) -> Log:
+    game = game_for_text(text, source, kind, games)
     notation = game.require("notation")
-    parsed = notation.read(text, "collect", str(path))
+    parsed = notation.read(text, "collect", source)
     if parsed.problems:
         raise NotationError(parsed.problems)
     if not parsed.events:
-        raise ReplayError(f"{path}: no game in it")
-    return Log(parsed.events, game, str(path), parsed.lines)
+        raise ReplayError(f"{source}: no game in it")
+    return Log(parsed.events, game, source, parsed.lines)
 
 
 def read_jsonl_file(path: Path, games: GameRegistry = registry) -> Log:
@@ -103,10 +127,10 @@ def read_jsonl_file(path: Path, games: GameRegistry = registry) -> Log:
 
 
 def load_log(spec: str, archive: Archive | Path | None, kind: str | None = None) -> Log:
-    """GAME_ID in the archive, or a file: ``.jsonl`` (JSON Lines) or anything else (notation)."""
+    """GAME_ID in the archive, or a file: JSON Lines or notation (told apart by :func:`file_format`)."""
     path = Path(spec)
     if path.exists():
-        return read_jsonl_file(path) if path.suffix == ".jsonl" else read_notation_file(path, kind)
+        return read_jsonl_file(path) if file_format(path) == "jsonl" else read_notation_file(path, kind)
     looks_like_a_file = path.suffix != "" or "/" in spec
     try:
         if archive is None:

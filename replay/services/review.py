@@ -10,7 +10,7 @@ where they occur, and every event can be reached.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +172,9 @@ class Difference:
     where: tuple[str, str]
     problems: tuple[int, int]
     end_changes: list[str]
+    event_changes: list[str] = field(default_factory=list)
+    """The values that differ in the first differing event (``payload.claim.total: 12 -> 14``),
+    for two versions whose headlines read the same."""
 
 
 def compare(left: Log, right: Log, packs: Iterable[RulesPack] = ()) -> Difference:
@@ -192,5 +195,9 @@ def compare(left: Log, right: Log, packs: Iterable[RulesPack] = ()) -> Differenc
 
     ends = [replay(game, log.events, log.library(packs)) for log in (left, right)]
     datas = [game.views.data(r.state) if r.state is not None else {} for r in ends]
+    in_event = []
+    if first < min(len(left.events), len(right.events)):
+        x, y = left.events[first], right.events[first]
+        in_event = changes({"type": x.type, "payload": x.payload}, {"type": y.type, "payload": y.payload})
     return Difference(False, (len(left.events), len(right.events)), first, (where(left), where(right)),
-                      (len(ends[0].problems), len(ends[1].problems)), changes(datas[0], datas[1]))
+                      (len(ends[0].problems), len(ends[1].problems)), changes(datas[0], datas[1]), in_event)

@@ -46,6 +46,10 @@ def simulate_game(
 
     rng = random.Random(seed)
     n = len(names)
+    if n > len(rules.city):
+        raise ReplayError(
+            f"pack {rules.id} {rules.version} has {len(rules.city)} cities, too few for {n} players (each player needs their own)"
+        )
     cities = rng.sample(sorted(rules.city), n)
     seat_bots = [bots[i % len(bots)] for i in range(n)]
     events: list[Event] = []
