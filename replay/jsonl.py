@@ -45,7 +45,8 @@ def _input(line: int | None, field: str, message: str, rule: str) -> Problem:
     return Problem(f"jsonl.{rule}", message, where=Location(line=line, field=field or None))
 
 
-def _problems_of(exc: ValidationError, line: int, prefix: str = "") -> list[Problem]:
+def validation_problems(exc: ValidationError, line: int | None, prefix: str = "", namespace: str = "jsonl") -> list[Problem]:
+    """A pydantic error as problems, one per field, in field order (pydantic promises no order)."""
     out = []
     for err in exc.errors(include_url=False):
         loc = ".".join(str(p) for p in err["loc"])
@@ -54,8 +55,7 @@ def _problems_of(exc: ValidationError, line: int, prefix: str = "") -> list[Prob
         detail = err["msg"]
         if err["type"] not in ("missing", "extra_forbidden") and not isinstance(found, (dict, list)):
             detail += f" (found {json.dumps(found)})"
-        out.append(_input(line, field_name, detail, err["type"]))
-    # pydantic promises no order among the errors of one record: give ours by field
+        out.append(Problem(f"{namespace}.{err['type']}", detail, where=Location(line=line, field=field_name or None)))
     return sorted(out, key=lambda p: (p.field or "", p.rule_id))
 
 
@@ -80,7 +80,7 @@ def _parse(
     try:
         env = _Envelope.model_validate(raw)
     except ValidationError as exc:
-        return None, _problems_of(exc, line), _loose_position(raw)
+        return None, validation_problems(exc, line), _loose_position(raw)
     where = (env.game_id, env.kind, env.seq)
     try:
         game = games.get(env.kind)
@@ -102,7 +102,7 @@ def _parse(
     try:
         validated = model.model_validate_json(json.dumps(payload), strict=True)
     except ValidationError as exc:
-        return None, _problems_of(exc, line, "payload"), where
+        return None, validation_problems(exc, line, "payload"), where
     return Event.create(env.kind, env.game_id, env.seq, validated), [], where
 
 

@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from ..errors import ArchiveError
 from . import manifest as mf
-from .fsutil import writes
+from .fsutil import size_and_sha256, writes
 from .store import ROW_GROUP_ROWS, Archive, PreparedFile, read_parquet, reading, row_groups_between
 
 MAX_ROWS_PER_FILE = 2_000_000
@@ -65,6 +65,7 @@ def compact(
         for (kind, _layout), entries in sorted(groups.items()):
             if len(entries) == 1 and entries[0].rows <= max_rows:
                 continue  # every file is written sorted: one file is already compact
+            _check_sources(archive, entries)
             ranges = {e.path: (min(e.games), max(e.games)) for e in entries if e.games}
             ours = []
             for lo, hi in _game_ranges(entries, max_rows):
@@ -99,6 +100,17 @@ def compact(
         tuple(sorted({p.kind for p in prepared})), files_before,
         files_before - len(sources) + len(prepared), result.events, archive.snapshot().generation,
     )
+
+
+def _check_sources(archive: Archive, entries: list[mf.FileEntry]) -> None:
+    """Copy only files that are what the manifest says: a damaged file merged into a new one
+    would pass every later check, its damage laundered."""
+    for entry in entries:
+        with reading(entry.path):
+            size, sha256 = size_and_sha256(archive.path_of(entry.path))
+        if (size, sha256) != (entry.bytes, entry.sha256):
+            raise ArchiveError(f"{entry.path}: does not match the manifest (size or sha256); nothing was compacted. "
+                               "Run `replay verify` to see what is damaged, and restore that file from a backup")
 
 
 def _game_ranges(entries: list[mf.FileEntry], max_rows: int) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,16 @@ def write_new_file(path: Path, data: bytes) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def size_and_sha256(path: Path) -> tuple[int, str]:
+    """A file's size and sha256, read a megabyte at a time (archive files can be large)."""
+    digest, size = hashlib.sha256(), 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+    return size, digest.hexdigest()
 
 
 def atomic_write(path: Path, data: bytes) -> None:

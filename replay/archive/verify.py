@@ -14,7 +14,6 @@ when nothing explains them. Every problem is a :class:`replay.problems.Problem` 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from ..problems import Location, Problem
 from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, decode, schema_fingerprint
 from . import manifest as mf
+from .fsutil import size_and_sha256
 from .store import LOST_AND_FOUND, ROW_GROUP_ROWS, Archive, game_spans, read_parquet, unreferenced_files
 
 
@@ -132,7 +132,7 @@ def _check_file(
         problem("missing", "missing: the manifest lists it but it is not on disk")
         return 0
     try:
-        size, sha256 = _size_and_sha256(path)
+        size, sha256 = size_and_sha256(path)
     except OSError as exc:
         problem("unreadable", f"cannot be read: {exc.strerror}")
         return 0
@@ -209,15 +209,6 @@ def _check_events(
                 game.models[e.type].model_validate(e.payload)
             except Exception as exc:  # pydantic.ValidationError, reported not raised
                 problem("payload", f"payload fails validation: {str(exc).splitlines()[0]}", game=e.game_id, seq=e.seq)
-
-
-def _size_and_sha256(path: Path) -> tuple[int, str]:
-    digest, size = hashlib.sha256(), 0
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-            size += len(chunk)
-    return size, digest.hexdigest()
 
 
 class _Links:

@@ -11,13 +11,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from ..archive import Archive
 from ..contract import AnyGame
 from ..errors import GameNotFound, NotAnArchive, NotationError, ReplayError
 from ..events import Event
-from ..jsonl import read_events
+from ..jsonl import read_events, validation_problems
 from ..notation import kind_of
 from ..packs import PackLibrary, RulesPack
+from ..problems import Problem
 from ..registry import GameRegistry, registry
 
 
@@ -106,8 +109,9 @@ def read_notation_text(text: str, source: str, kind: str | None = None, games: G
     game = game_for_text(text, source, kind, games)
     notation = game.require("notation")
     parsed = notation.read(text, "collect", source)
-    if parsed.problems:
-        raise NotationError(parsed.problems)
+    problems = parsed.problems or _invalid_values(parsed.events, parsed.lines, game, source)
+    if problems:
+        raise NotationError(problems)
     if not parsed.events:
         raise ReplayError(f"{source}: no game in it")
     return Log(parsed.events, game, source, parsed.lines)
@@ -124,6 +128,18 @@ def read_jsonl_file(path: Path, games: GameRegistry = registry) -> Log:
         raise ReplayError(f"{path} holds {len(ids)} games; name one of them, or export one with `replay export GAME`")
     numbers = [n for n, line in enumerate(text, start=1) if line.strip()]
     return Log(events, games.get(events[0].kind), str(path), dict(zip((e.seq for e in events), numbers)))
+
+
+def _invalid_values(events: Sequence[Event], lines: dict[int, int], game: AnyGame, source: str) -> list[Problem]:
+    """What a notation reader parsed but the event types do not allow (a number too large for its
+    column, a negative count): checked here once for every game's notation, as JSON Lines is."""
+    problems = []
+    for e in events:
+        try:
+            game.models[e.type].model_validate(e.payload)
+        except ValidationError as exc:
+            problems += [p.at(source=source) for p in validation_problems(exc, lines.get(e.seq), e.type, "notation")]
+    return problems
 
 
 def load_log(spec: str, archive: Archive | Path | None, kind: str | None = None) -> Log:
