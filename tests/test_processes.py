@@ -55,21 +55,25 @@ def test_two_processes_appending_to_different_games(archive):
     assert verify(archive).ok and archive.snapshot().generation == 2 + 2 * APPENDS
 
 
-def _kill_after(proc: subprocess.Popen, delay: float) -> list[str]:
-    """Wait for 'ready', let it work ``delay`` seconds, SIGKILL it; return what it acknowledged."""
+def _kill_after(proc: subprocess.Popen, delay: float, acknowledged: int = 0) -> list[str]:
+    """Wait for 'ready' and ``acknowledged`` commits, let it work ``delay`` seconds more, SIGKILL
+    it; return what it acknowledged. Counting commits (not seconds) keeps the test independent of
+    the machine's speed."""
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "ready", proc.stderr.read() if proc.stderr else ""
+    seen = [proc.stdout.readline() for _ in range(acknowledged)]
     time.sleep(delay)
     proc.send_signal(signal.SIGKILL)
     out, _ = proc.communicate()
-    return out.splitlines()
+    return [line.strip() for line in seen if line.strip()] + out.splitlines()
 
 
 def test_writers_killed_at_random_points_leave_exactly_the_committed_events(archive):
     rng = random.Random(20261129)
     known: dict[str, int] = {}  # game -> events stored, as last checked
     for round_ in range(50):
-        lines = _kill_after(_run("crash", str(archive.root), str(round_ * 1000)), rng.uniform(0.0, 0.15))
+        lines = _kill_after(_run("crash", str(archive.root), str(round_ * 1000)), rng.uniform(0.0, 0.03),
+                            acknowledged=rng.randrange(2, 11))
         acknowledged = {game: int(length) for _, game, length in (line.split() for line in lines)}
         report = verify(archive)
         assert report.ok, (round_, [str(p) for p in report.problems])
