@@ -11,6 +11,10 @@ Views, for every installed kind at once:
   (``wonders_dice.actions``, ``wonders_dice.dice_faces``, ``pig.turns``).
 
 Every view exists, with its columns, even when there is nothing in it yet.
+
+By default a connection is sandboxed (:mod:`.sandbox`): queries read the archive's
+``data/`` and ``derived/`` and nothing else, write nothing, and run one SELECT at a
+time. ``unsafe=True`` (``replay query --unsafe-sql``) gives DuckDB's full powers.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from ..schema import ENVELOPE_SCHEMA, kind_schema
 from .core import CORE_TABLES
 from .named import NamedQuery, QueryError, load_queries, load_query_dir
 from .project import coverage, part_paths
+from .sandbox import OPENS, UNSAFE_FLAG, check_read_only, confine
 
 QUERIES_ENV = "REPLAY_QUERIES"
 ENVELOPE = [f.name for f in ENVELOPE_SCHEMA if f.name != "hash"]
@@ -48,8 +53,10 @@ def _view(con: duckdb.DuckDBPyConnection, name: str, paths: list[Path], empty: p
         con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {alias}")
 
 
-def connect(archive: Archive, threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-process DuckDB connection with every view of the archive."""
+def connect(archive: Archive, threads: int | None = None, unsafe: bool = False) -> duckdb.DuckDBPyConnection:
+    """An in-process DuckDB connection with every view of the archive, sandboxed unless ``unsafe``:
+    it may then read files under the archive's ``data/`` and ``derived/`` only, load no
+    extension, and not change its settings (see :mod:`.sandbox`)."""
     con = duckdb.connect()
     if threads:
         con.execute(f"SET threads = {int(threads)}")
@@ -80,6 +87,8 @@ def connect(archive: Archive, threads: int | None = None) -> duckdb.DuckDBPyConn
         _view(con, "events", [], pa.schema([f for f in ENVELOPE_SCHEMA if f.name != "hash"]))
     for name, table_schema in CORE_TABLES.items():
         _view(con, name, core_parts[name], table_schema)
+    if not unsafe:
+        confine(con, [archive.root / "data", archive.root / "derived"])
     return con
 
 
@@ -157,14 +166,20 @@ def by_kind(queries: dict[str, NamedQuery]) -> dict[str, list[NamedQuery]]:
 
 
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None,
-            registry: GameRegistry | None = None) -> pa.Table:
+            registry: GameRegistry | None = None, unsafe: bool = False) -> pa.Table:
+    """The answer to ``sql``; unless ``unsafe``, only one read-only statement is run (:mod:`.sandbox`)."""
     try:
+        if not unsafe:
+            check_read_only(con, sql)
         relation = con.sql(sql, params=params) if params else con.sql(sql)
         if relation is None:  # a statement with no result (CREATE, SET, ...)
             return pa.table({})
         fetch = getattr(relation, "to_arrow_table", None) or relation.arrow  # DuckDB 2 / DuckDB 1
         table: pa.Table = fetch()
         return table
+    except duckdb.PermissionException as exc:
+        raise QueryError(f"refused: {exc}\n`replay query` may read files only under the archive's data/ and derived/, "
+                         f"and may not write files, attach databases or load extensions; `{UNSAFE_FLAG}` opens {OPENS}") from exc
     except duckdb.Error as exc:
         from ..registry import registry as default
 
@@ -172,7 +187,16 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
         raise QueryError(f"{exc}\n(views: {names}; see `replay query --list` for named queries)") from exc
 
 
-def run_named(con: duckdb.DuckDBPyConnection, query: NamedQuery, given: dict[str, str]) -> pa.Table:
+def run_named(con: duckdb.DuckDBPyConnection, query: NamedQuery, given: dict[str, str], unsafe: bool = False) -> pa.Table:
+    """A named query, with the same checks as any other SQL (a shared query folder is no safer than a prompt)."""
     values = query.values(given)
-    return run_sql(con, query.sql, values or None)
+    return run_sql(con, query.sql, values or None, unsafe=unsafe)
 
+
+def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None = None,
+        unsafe: bool = False) -> pa.Table:
+    """What ``replay query`` runs: SQL or a named query over a fresh connection, sandboxed unless ``unsafe``."""
+    con = connect(archive, unsafe=unsafe)
+    if isinstance(query, NamedQuery):
+        return run_named(con, query, given or {}, unsafe=unsafe)
+    return run_sql(con, query, unsafe=unsafe)
