@@ -27,8 +27,11 @@ from .options import archive_option
 @click.option("--game", "kinds", multiple=True, help="only this kind (repeatable; default: every kind in the archive)")
 @click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="all cores",
               help="processes replaying games in parallel")
+@click.option("--rebuild", is_flag=True,
+              help="first throw away the kind's derived tables (ARCHIVE/derived/KIND/) and project every game again: "
+                   "the repair when they are damaged")
 @archive_option
-def project(kinds: tuple[str, ...], workers: int, archive_path: Path) -> None:
+def project(kinds: tuple[str, ...], workers: int, rebuild: bool, archive_path: Path) -> None:
     """Replay the games and write the derived SQL tables.
 
     Every kind gets the core tables games and players; each game adds its own under
@@ -36,17 +39,22 @@ def project(kinds: tuple[str, ...], workers: int, archive_path: Path) -> None:
     Incremental: a second run projects only games finished since; games in progress
     are projected afresh each run (core tables). A disputed game is projected with
     its problems counted; a game that cannot be projected is skipped and named.
+    Every part is recorded with its size and sha256; `replay verify` checks them, and
+    --rebuild makes damaged tables again from the events.
 
     \b
     Example:
       replay project && replay query --name wonders_dice.win_rate_by_city
+      replay project --rebuild --game pig
     """
     archive = Archive(archive_path)
     games = [registry.get(k) for k in kinds] if kinds else None
     bar = click.progressbar(length=1, label="projecting", file=sys.stderr, show_eta=True)
     with bar:
         result = run_project(archive, games, progress=bar.update,
-                             total=lambda n: setattr(bar, "length", max(1, n)), workers=workers)
+                             total=lambda n: setattr(bar, "length", max(1, n)), workers=workers, rebuild=rebuild)
+    for kind in result.discarded:
+        click.echo(f"{kind}: threw away the derived tables (--rebuild); every game is projected again")
     for kind in result.rebuilt:
         click.echo(f"{kind}: the derived tables were of an older layout and were rebuilt")
     rows = ", ".join(f"{n} {t}" for t, n in result.rows.items() if n) if result.games or result.live else "nothing new"
