@@ -10,7 +10,8 @@ game's own (its tables, under its SQL schema). Per game kind, under
 * ``<table>/live-*.parquet``: the core rows of games still in progress, replaced
   by every run (game tables hold finished games only);
 * ``manifest.json``: the games projected, the parts that hold them, the live
-  parts, and the games that could not be projected, each with the reason.
+  parts, each part's size and sha256 (``sums``, checked by :func:`check_derived`),
+  and the games that could not be projected, each with the reason.
 
 The manifest is replaced atomically after the parts are written, so a crash
 leaves the previous projection intact (and at most some unlisted part files,
@@ -18,7 +19,8 @@ which nothing reads and the next run removes). A game that cannot be projected
 (its pack is missing, its start event is unplayable, a derived row does not fit)
 is skipped and named; the others are projected. A disputed game is projected:
 its problems are counted in ``games.problems``. When the tables' layout changes,
-the next run rebuilds them from the events (derived data loses nothing).
+the next run rebuilds them from the events (derived data loses nothing); so does
+``rebuild=True`` (``replay project --rebuild``), for tables found damaged.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import shutil
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +39,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..archive import Archive
-from ..archive.fsutil import atomic_write, write_new_file, writes
+from ..archive.fsutil import atomic_write, fsync_dir, write_new_file, writes
 from ..archive.lock import ArchiveLock
 from ..archive.manifest import StreamInfo
 from ..archive.packs import PackStore
@@ -47,11 +50,18 @@ from ..driver import Replay
 from ..errors import ReplayError
 from ..events import Event
 from ..packs import PackLibrary
+from ..problems import Location, Problem
 from ..registry import registry as default_registry
 from ..schema import schema_text
 from .core import CORE_TABLES, CoreRows
 
-FORMAT = 2
+FORMAT = 3
+"""3: the manifest records each part's size and sha256. A manifest of another format is
+stale: the next run rebuilds the tables."""
+OLDER_READABLE = (2,)
+"""Formats whose parts a reader that makes do with older tables (``any_layout``) still finds:
+2 lists them as 3 does, without their sums, and ``replay regress`` must read the record
+made before an upgrade."""
 BATCH_GAMES = 20_000
 """Finished games per part file."""
 CHUNK_GAMES = 200
@@ -72,6 +82,8 @@ class ProjectResult:
     """Rows written by this run, by table (``schema.table`` for a game's own)."""
     rebuilt: list[str] = field(default_factory=list)
     """Kinds whose tables were rebuilt because their layout changed."""
+    discarded: list[str] = field(default_factory=list)
+    """Kinds whose tables were thrown away on request (``rebuild``) and projected again."""
 
     def add(self, other: ProjectResult) -> None:
         self.games += other.games
@@ -79,6 +91,7 @@ class ProjectResult:
         self.live += other.live
         self.skipped.update(other.skipped)
         self.rebuilt += other.rebuilt
+        self.discarded += other.discarded
         for t, n in other.rows.items():
             self.rows[t] = self.rows.get(t, 0) + n
 
@@ -104,12 +117,13 @@ def derived_dir(archive: Archive, kind: str) -> Path:
 
 def _fresh(game: AnyGame) -> dict[str, Any]:
     return {"format": FORMAT, "layout": layout(game), "games": [], "parts": {}, "live": {"games": [], "parts": {}},
-            "skipped": {}}
+            "skipped": {}, "sums": {}}
 
 
 def load_manifest(archive: Archive, game: AnyGame, any_layout: bool = False) -> dict[str, Any]:
     """The kind's derived manifest; a fresh one if there is none, or if it is of another layout
-    (``any_layout``: unless only the layout differs, for a reader that can make do with older tables)."""
+    (``any_layout``: unless only the layout differs, or the format is one of
+    :data:`OLDER_READABLE`, for a reader that can make do with older tables)."""
     path = derived_dir(archive, game.kind) / "manifest.json"
     try:
         manifest = json.loads(path.read_text())
@@ -117,15 +131,23 @@ def load_manifest(archive: Archive, game: AnyGame, any_layout: bool = False) -> 
         return _fresh(game)
     except (OSError, ValueError):
         return _fresh(game) | {"stale": True}
+    if not isinstance(manifest, dict):
+        return _fresh(game) | {"stale": True}
+    if any_layout and manifest.get("format") in OLDER_READABLE:
+        return {"sums": {}, **manifest}
     if manifest.get("format") != FORMAT or (manifest.get("layout") != layout(game) and not any_layout):
         return _fresh(game) | {"stale": True}
-    return dict(manifest)
+    return {"sums": {}, **manifest}
 
 
 def project(archive: Archive, games: Sequence[AnyGame] | None = None,
             progress: Callable[[int], None] | None = None, total: Callable[[int], None] | None = None,
-            workers: int = 1) -> ProjectResult:
-    """Project every kind (or ``games``): finished games not yet projected, and games in progress."""
+            workers: int = 1, rebuild: bool = False) -> ProjectResult:
+    """Project every kind (or ``games``): finished games not yet projected, and games in progress.
+
+    ``rebuild``: first throw away each chosen kind's derived tables and project every game
+    again: the repair for tables :func:`check_derived` finds damaged, since an incremental
+    run never rewrites a finished game's part."""
     result = ProjectResult()
     streams = archive.snapshot().streams
     kinds = {s.kind for s in streams.values()}
@@ -133,18 +155,21 @@ def project(archive: Archive, games: Sequence[AnyGame] | None = None,
     if total:
         total(sum(1 for s in streams.values() if s.kind in {g.kind for g in chosen}))
     for game in chosen:
-        result.add(_project_kind(archive, game, progress, workers))
+        result.add(_project_kind(archive, game, progress, workers, rebuild))
     return result
 
 
 @writes
 def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], None] | None,
-                  workers: int) -> ProjectResult:
+                  workers: int, rebuild: bool = False) -> ProjectResult:
     root = derived_dir(archive, game.kind)
     root.mkdir(parents=True, exist_ok=True)
     tables = tables_of(game)
     result = ProjectResult(rows=dict.fromkeys(tables, 0))
     with ArchiveLock(root / ".lock", exclusive=True, timeout=archive.lock_timeout):
+        if rebuild:
+            _discard(root)
+            result.discarded.append(game.kind)
         manifest = load_manifest(archive, game)
         if manifest.pop("stale", False):
             result.rebuilt.append(game.kind)
@@ -299,10 +324,13 @@ def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool:
 # ----------------------------------------------------------------------------- writing parts
 
 
-def _write_part(root: Path, table_name: str, name: str, table: pa.Table) -> None:
+def _write_part(root: Path, table_name: str, name: str, table: pa.Table, manifest: dict[str, Any]) -> None:
+    """Write a part and record its size and sha256 in ``manifest`` (committed by the caller)."""
     folder = root / table_name
     folder.mkdir(exist_ok=True)
-    write_new_file(folder / name, parquet_bytes(table))
+    data = parquet_bytes(table)
+    write_new_file(folder / name, data)
+    manifest["sums"][f"{table_name}/{name}"] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def _flush(root: Path, game: AnyGame, tables: dict[str, pa.Schema], manifest: dict[str, Any],
@@ -312,7 +340,7 @@ def _flush(root: Path, game: AnyGame, tables: dict[str, pa.Schema], manifest: di
     name = f"part-{uuid.uuid4().hex[:12]}.parquet"
     for table_name, schema in tables.items():
         table = pa.concat_tables(rows[table_name]) if rows[table_name] else schema.empty_table()
-        _write_part(root, table_name, name, table)
+        _write_part(root, table_name, name, table, manifest)
         manifest["parts"].setdefault(table_name, []).append(name)
         result.rows[table_name] += table.num_rows
         rows[table_name].clear()
@@ -330,9 +358,12 @@ def _replace_live(root: Path, game: AnyGame, manifest: dict[str, Any], rows: dic
     if live_games:
         for table_name, schema in CORE_TABLES.items():
             table = pa.concat_tables(rows[table_name]) if rows[table_name] else schema.empty_table()
-            _write_part(root, table_name, name, table)
+            _write_part(root, table_name, name, table, manifest)
             parts[table_name] = [name]
             result.rows[table_name] += table.num_rows
+    for table_name, names in old.items():
+        for n in names:
+            manifest["sums"].pop(f"{table_name}/{n}", None)
     manifest["live"] = {"games": sorted(live_games), "parts": parts}
     manifest["skipped"] = dict(sorted(skipped.items()))
     atomic_write(root / "manifest.json", json.dumps(manifest).encode())
@@ -350,6 +381,21 @@ def _remove_unlisted(root: Path, manifest: dict[str, Any]) -> None:
             for f in folder.iterdir():
                 if f.name not in listed:
                     f.unlink()
+
+
+def _discard(root: Path) -> None:
+    """Throw away a kind's derived tables; call with its lock held.
+
+    The manifest goes first (readers then see no tables rather than missing parts);
+    the lock file stays, since another projector may be waiting on it: deleting it
+    would let the next one lock a new file while this one holds the old."""
+    (root / "manifest.json").unlink(missing_ok=True)
+    fsync_dir(root)
+    for entry in root.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        elif entry.name != ".lock":
+            entry.unlink()
 
 
 def part_paths(archive: Archive, game: AnyGame, any_layout: bool = False) -> dict[str, list[Path]]:
@@ -392,3 +438,113 @@ def coverage(archive: Archive, game: AnyGame) -> Coverage:
     stale = bool(manifest.get("stale"))
     live_now = {g for g in manifest["live"]["games"] if g in streams and not streams[g].ended}
     return Coverage(game.kind, games, len(manifest["games"]), len(live_now), manifest["skipped"], stale)
+
+
+# ----------------------------------------------------------------------------- integrity
+
+DERIVED_RULE = "archive.derived"
+
+
+def check_derived(archive: Archive, checksums: bool = True) -> list[Problem]:
+    """Every kind's derived tables against their manifest: the manifest readable, every part
+    it lists present, of the recorded size and (``checksums``) sha256.
+
+    Each problem (rule id ``archive.derived``) names the file and the command that repairs
+    it. ``checksums=False`` stops at presence and size: a ``stat`` per part, cheap enough
+    for every query, where hashing every part grows with the archive (docs/analytics.md).
+
+    Not reported: parts on disk the manifest does not list (a crashed run left them,
+    nothing reads them, the next run removes them), and a manifest of an older format
+    (it records no sums; it is stale, and the next ``replay project`` rebuilds it).
+
+    No lock is taken, so a ``replay project`` that holds a kind's for an hour does not
+    stall the check. A concurrent run removes a part only after committing a manifest
+    that no longer lists it, so when something looks wrong the manifest is read again,
+    and a changed one is checked afresh."""
+    base = archive.root / "derived"
+    if not base.is_dir():
+        return []
+    return [p for root in sorted(base.iterdir()) if root.is_dir() for _, p in _check_kind(archive, root, checksums)]
+
+
+def damaged_tables(archive: Archive, checksums: bool = False) -> dict[str, list[Problem]]:
+    """:func:`check_derived`'s problems by the table (and SQL view) they damage; a damaged
+    manifest damages every table of its kind."""
+    out: dict[str, list[Problem]] = {}
+    base = archive.root / "derived"
+    if not base.is_dir():
+        return out
+    kinds = {g.kind: g for g in archive.registry.games()}
+    for root in sorted(base.iterdir()):
+        if not root.is_dir():
+            continue
+        for table, problem in _check_kind(archive, root, checksums):
+            names = [table] if table else list(tables_of(kinds[root.name])) if root.name in kinds else []
+            for name in names:
+                out.setdefault(name, []).append(problem)
+    return out
+
+
+def _check_kind(archive: Archive, root: Path, checksums: bool) -> list[tuple[str | None, Problem]]:
+    found: list[tuple[str | None, Problem]] = []
+    for _ in range(3):
+        text = _read_or_none(root / "manifest.json")
+        found = _check_manifest(archive, root, text, checksums)
+        if not found or _read_or_none(root / "manifest.json") == text:
+            break
+    return found
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def _check_manifest(archive: Archive, root: Path, text: bytes | None,
+                    checksums: bool) -> list[tuple[str | None, Problem]]:
+    """(table, problem) for every part of the manifest ``text`` not as recorded (table None: the manifest)."""
+    kind = root.name
+    fix = f"rebuild the {kind} tables with `replay project --rebuild --game {kind}`"
+
+    def problem(path: Path, what: str) -> Problem:
+        return Problem(DERIVED_RULE, f"{what}; {fix}", where=Location(file=str(path.relative_to(archive.root))))
+
+    if text is None:
+        return []  # nothing committed yet, or a rebuild under way
+    try:
+        manifest = json.loads(text)
+        if manifest.get("format") != FORMAT:
+            return []
+        sums = manifest["sums"]
+        listed = [(t, n) for group in (manifest["parts"], manifest["live"]["parts"]) for t, names in group.items()
+                  for n in names]
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        return [(None, problem(root / "manifest.json", f"the derived manifest is not readable ({type(exc).__name__}: "
+                                                       f"{exc})"))]
+    found: list[tuple[str | None, Problem]] = []
+    for table, name in listed:
+        path = root / table / name
+        what = _part_damage(path, sums.get(f"{table}/{name}"), checksums)
+        if what:
+            found.append((table, problem(path, what)))
+    return found
+
+
+def _part_damage(path: Path, recorded: Any, checksums: bool) -> str | None:
+    """What is wrong with one part against its recorded sums, or None."""
+    if not isinstance(recorded, dict) or not isinstance(recorded.get("bytes"), int) or "sha256" not in recorded:
+        return "the derived manifest records no size and sha256 for this part (was the manifest edited?)"
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return "missing: the derived manifest lists it but it is not on disk"
+    if size != recorded["bytes"]:
+        return f"size is {size} bytes, the derived manifest says {recorded['bytes']} (truncated or replaced?)"
+    if checksums:
+        with path.open("rb") as f:
+            digest = hashlib.file_digest(f, "sha256").hexdigest()
+        if digest != recorded["sha256"]:
+            return "sha256 does not match the derived manifest: the file was altered or damaged"
+    return None

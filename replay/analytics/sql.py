@@ -11,11 +11,16 @@ Views, for every installed kind at once:
   (``wonders_dice.actions``, ``wonders_dice.dice_faces``, ``pig.turns``).
 
 Every view exists, with its columns, even when there is nothing in it yet.
+
+By default a connection is sandboxed (:mod:`.sandbox`): queries read the archive's
+``data/`` and ``derived/`` and nothing else, write nothing, and run one SELECT at a
+time. ``unsafe=True`` (``replay query --unsafe-sql``) gives DuckDB's full powers.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +28,13 @@ import duckdb
 import pyarrow as pa
 
 from ..archive import Archive
+from ..problems import Problem
 from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, kind_schema
 from .core import CORE_TABLES
 from .named import NamedQuery, QueryError, load_queries, load_query_dir
-from .project import coverage, part_paths
+from .project import check_derived, coverage, damaged_tables, part_paths
+from .sandbox import OPENS, UNSAFE_FLAG, check_read_only, confine, tokenize
 
 QUERIES_ENV = "REPLAY_QUERIES"
 ENVELOPE = [f.name for f in ENVELOPE_SCHEMA if f.name != "hash"]
@@ -48,9 +55,18 @@ def _view(con: duckdb.DuckDBPyConnection, name: str, paths: list[Path], empty: p
         con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {alias}")
 
 
-def connect(archive: Archive, threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-process DuckDB connection with every view of the archive."""
+def connect(archive: Archive, threads: int | None = None, unsafe: bool = False,
+            leave_out: Collection[str] | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-process DuckDB connection with every view of the archive, sandboxed unless ``unsafe``:
+    it may then read files under the archive's ``data/`` and ``derived/`` only, load no
+    extension, and not change its settings (see :mod:`.sandbox`).
+
+    The views of derived tables found damaged (``leave_out``; by default, by the size check
+    of :func:`damaged_tables`) are not made: a query that reads one fails to bind rather
+    than answer from a damaged file, and an unreadable part cannot stop DuckDB from
+    making the other views."""
     con = duckdb.connect()
+    damaged = set(damaged_tables(archive) if leave_out is None else leave_out)
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     state = archive.snapshot()
@@ -70,7 +86,8 @@ def connect(archive: Archive, threads: int | None = None) -> duckdb.DuckDBPyConn
         _view(con, f"{schema}.events", files, kind_schema(game))
         envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM {schema}.events")
         for name, table_schema in game.analytics.tables.items():
-            _view(con, f"{schema}.{name}", parts.get(f"{schema}.{name}", []), table_schema)
+            if f"{schema}.{name}" not in damaged:
+                _view(con, f"{schema}.{name}", parts.get(f"{schema}.{name}", []), table_schema)
         for name, table in game.analytics.reference_tables().items():
             con.register(f"_ref_{schema}_{name}", table)
             con.execute(f"CREATE VIEW {schema}.{name} AS SELECT * FROM _ref_{schema}_{name}")
@@ -79,7 +96,10 @@ def connect(archive: Archive, threads: int | None = None) -> duckdb.DuckDBPyConn
     else:
         _view(con, "events", [], pa.schema([f for f in ENVELOPE_SCHEMA if f.name != "hash"]))
     for name, table_schema in CORE_TABLES.items():
-        _view(con, name, core_parts[name], table_schema)
+        if name not in damaged:
+            _view(con, name, core_parts[name], table_schema)
+    if not unsafe:
+        confine(con, [archive.root / "data", archive.root / "derived"])
     return con
 
 
@@ -112,6 +132,20 @@ def freshness(archive: Archive) -> list[str]:
                          "run `replay project`")
         if c.skipped:
             notes.append(f"{game.kind}: {len(c.skipped)} game(s) could not be projected (see `replay stats`)")
+    return notes + damage_notes(check_derived(archive, checksums=False))
+
+
+def damage_notes(problems: list[Problem]) -> list[str]:
+    """One sentence per kind whose derived tables :func:`check_derived` found damaged."""
+    by_kind: dict[str, list[Problem]] = {}
+    for p in problems:
+        kind = (p.where.file or "").split("/")[1]
+        by_kind.setdefault(kind, []).append(p)
+    notes = []
+    for kind, found in by_kind.items():
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        notes.append(f"{kind}: the derived tables are damaged: {found[0].where.file}: {found[0].message}{more}; "
+                     "queries that read them are refused")
     return notes
 
 
@@ -159,14 +193,20 @@ def by_kind(queries: dict[str, NamedQuery]) -> dict[str, list[NamedQuery]]:
 
 
 def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None,
-            registry: GameRegistry | None = None) -> pa.Table:
+            registry: GameRegistry | None = None, unsafe: bool = False) -> pa.Table:
+    """The answer to ``sql``; unless ``unsafe``, only one read-only statement is run (:mod:`.sandbox`)."""
     try:
+        if not unsafe:
+            check_read_only(con, sql)
         relation = con.sql(sql, params=params) if params else con.sql(sql)
         if relation is None:  # a statement with no result (CREATE, SET, ...)
             return pa.table({})
         fetch = getattr(relation, "to_arrow_table", None) or relation.arrow  # DuckDB 2 / DuckDB 1
         table: pa.Table = fetch()
         return table
+    except duckdb.PermissionException as exc:
+        raise QueryError(f"refused: {exc}\n`replay query` may read files only under the archive's data/ and derived/, "
+                         f"and may not write files, attach databases or load extensions; `{UNSAFE_FLAG}` opens {OPENS}") from exc
     except duckdb.Error as exc:
         from ..registry import registry as default
 
@@ -174,7 +214,51 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
         raise QueryError(f"{exc}\n(views: {names}; see `replay query --list` for named queries)") from exc
 
 
-def run_named(con: duckdb.DuckDBPyConnection, query: NamedQuery, given: dict[str, str]) -> pa.Table:
+def run_named(con: duckdb.DuckDBPyConnection, query: NamedQuery, given: dict[str, str], unsafe: bool = False) -> pa.Table:
+    """A named query, with the same checks as any other SQL (a shared query folder is no safer than a prompt)."""
     values = query.values(given)
-    return run_sql(con, query.sql, values or None)
+    return run_sql(con, query.sql, values or None, unsafe=unsafe)
+
+
+def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None = None,
+        unsafe: bool = False) -> pa.Table:
+    """What ``replay query`` runs: SQL or a named query over a fresh connection, sandboxed unless
+    ``unsafe``, refused when it would read a derived table that is damaged (a wrong answer is
+    worse than none: ``replay project --rebuild`` repairs it)."""
+    sql = query.sql if isinstance(query, NamedQuery) else query
+    damaged = damaged_tables(archive)
+    for table in sorted(reads(sql, damaged)):
+        first = damaged[table][0]
+        raise QueryError(f"refused: the query reads {table}, and {first.where.file} is damaged: {first.message}")
+    con = connect(archive, unsafe=unsafe, leave_out=damaged)
+    try:
+        if isinstance(query, NamedQuery):
+            return run_named(con, query, given or {}, unsafe=unsafe)
+        return run_sql(con, query, unsafe=unsafe)
+    except QueryError as exc:
+        if not damaged:
+            raise
+        raise QueryError(f"{exc}\n(left out because their derived tables are damaged: {', '.join(sorted(damaged))}; "
+                         "`replay project --rebuild` makes them again)") from exc
+
+
+def reads(sql: str, tables: Iterable[str]) -> set[str]:
+    """The ``tables`` (view names such as ``games``, ``pig.turns``) that ``sql`` may read.
+
+    By name, from DuckDB's tokens, and on the safe side: a table counts when its last
+    name part appears as a word of the query (``turns``, ``"turns"``) or inside a
+    string (``query_table('pig.turns')``), whatever the context. DuckDB's own
+    ``get_table_names`` cannot bind a query over these views, so it cannot say."""
+    words, strings = set(), []
+    for _, kind, text in tokenize(sql):
+        if kind == duckdb.token_type.string_const:
+            strings.append(text.lower())
+        elif kind != duckdb.token_type.comment:
+            words.add(text.strip('"').lower())
+    out = set()
+    for table in tables:
+        last = table.rpartition(".")[2].lower()
+        if last in words or any(last in s for s in strings):
+            out.add(table)
+    return out
 

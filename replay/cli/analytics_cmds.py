@@ -12,7 +12,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..analytics.project import project as run_project
-from ..analytics.sql import all_queries, by_kind, connect, find_query, freshness, run_named, run_sql
+from ..analytics.sandbox import OPENS
+from ..analytics.sql import all_queries, ask, by_kind, find_query, freshness
 from ..archive import Archive
 from ..registry import registry
 from ..services.overview import overview
@@ -26,8 +27,11 @@ from .output import output_path, write_text
 @click.option("--game", "kinds", multiple=True, help="only this kind (repeatable; default: every kind in the archive)")
 @click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="all cores",
               help="processes replaying games in parallel")
+@click.option("--rebuild", is_flag=True,
+              help="first throw away the kind's derived tables (ARCHIVE/derived/KIND/) and project every game again: "
+                   "the repair when they are damaged")
 @archive_option
-def project(kinds: tuple[str, ...], workers: int, archive_path: Path) -> None:
+def project(kinds: tuple[str, ...], workers: int, rebuild: bool, archive_path: Path) -> None:
     """Replay the games and write the derived SQL tables.
 
     Every kind gets the core tables games and players; each game adds its own under
@@ -35,17 +39,22 @@ def project(kinds: tuple[str, ...], workers: int, archive_path: Path) -> None:
     Incremental: a second run projects only games finished since; games in progress
     are projected afresh each run (core tables). A disputed game is projected with
     its problems counted; a game that cannot be projected is skipped and named.
+    Every part is recorded with its size and sha256; `replay verify` checks them, and
+    --rebuild makes damaged tables again from the events.
 
     \b
     Example:
       replay project && replay query --name wonders_dice.win_rate_by_city
+      replay project --rebuild --game pig
     """
     archive = Archive(archive_path)
     games = [registry.get(k) for k in kinds] if kinds else None
     bar = click.progressbar(length=1, label="projecting", file=sys.stderr, show_eta=True)
     with bar:
         result = run_project(archive, games, progress=bar.update,
-                             total=lambda n: setattr(bar, "length", max(1, n)), workers=workers)
+                             total=lambda n: setattr(bar, "length", max(1, n)), workers=workers, rebuild=rebuild)
+    for kind in result.discarded:
+        click.echo(f"{kind}: threw away the derived tables (--rebuild); every game is projected again")
     for kind in result.rebuilt:
         click.echo(f"{kind}: the derived tables were of an older layout and were rebuilt")
     rows = ", ".join(f"{n} {t}" for t, n in result.rows.items() if n) if result.games or result.live else "nothing new"
@@ -83,22 +92,31 @@ def _write(table: pa.Table, fmt: str, output: str | None) -> None:
 @click.option("--list", "list_", is_flag=True, help="list the named queries by game kind, with questions and parameters")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "parquet"]), default="table", show_default=True)
 @click.option("--output", "-o", help="write to this file (.parquet implies --format parquet)")
+@click.option("--unsafe-sql", is_flag=True,
+              help=f"run the SQL with DuckDB's full powers: {OPENS}. Only for SQL you trust")
 @archive_option
 def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: bool, fmt: str,
-          output: str | None, archive_path: Path) -> None:
+          output: str | None, unsafe_sql: bool, archive_path: Path) -> None:
     """Ask the archive in SQL (DuckDB, in-process), across every game kind.
 
     Views: events (every event of every kind: envelope), games and players (one row
     per game and per seat, every kind: run `replay project` first), and each game's
     own schema: wonders_dice.events (typed columns), wonders_dice.actions, pig.turns, ...
     (see docs/analytics.md). A note on standard error says when the derived tables
-    are missing or behind the archive.
+    are missing, behind the archive, or damaged (a query that reads damaged tables
+    is refused).
+
+    Sandboxed: a query, named or not, is one read-only statement (SELECT, DESCRIBE,
+    SHOW, SUMMARIZE, VALUES, FROM ..., or EXPLAIN of one) that reads only the archive's
+    data/ and derived/ files. COPY, ATTACH, INSTALL/LOAD, SET, CREATE and reading
+    other files are refused; --unsafe-sql allows them.
 
     \b
     Example:
       replay query "SELECT kind, count(*) FROM games GROUP BY kind"
       replay query --name wonders_dice.win_rate_by_city --param min_games=20
       replay query --name dice_fairness --format csv -o fairness.csv
+      replay query --unsafe-sql "COPY (FROM games) TO 'games.csv'"
     """
     queries = all_queries(registry)
     if list_:
@@ -113,7 +131,6 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
     archive = Archive(archive_path)
     for note in freshness(archive):
         click.echo(f"note: {note}", err=True)
-    con = connect(archive)
     if name:
         given = {}
         for item in params:
@@ -121,10 +138,10 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
             if not sep:
                 raise click.BadParameter(f"{item!r}: use k=v", param_hint="--param")
             given[key] = value
-        table = run_named(con, find_query(queries, name), given)
+        table = ask(archive, find_query(queries, name), given, unsafe=unsafe_sql)
     else:
         assert sql is not None
-        table = run_sql(con, sql)
+        table = ask(archive, sql, unsafe=unsafe_sql)
     _write(table, fmt, output)
 
 

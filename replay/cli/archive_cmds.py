@@ -10,9 +10,9 @@ import click
 
 from ..archive import Archive
 from ..archive.compact import MAX_ROWS_PER_FILE, compact
-from ..archive.verify import verify
 from ..jsonl import dump_line
 from ..registry import registry
+from ..services.checking import verify_all
 from ..services.importing import NotationImport, import_jsonl, import_notation, import_notation_text, peek_format
 from ..services.logs import FILE_FORMATS, file_format
 from ..services.packs import load_files
@@ -176,11 +176,13 @@ def events(game_id: str, types: tuple[str, ...], from_seq: int, to_seq: int | No
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @archive_option
 def verify_(deep: bool, fmt: str, archive_path: Path) -> None:
-    """Check the archive: manifest, files, checksums, schema, seqs, hash chains, rules packs.
+    """Check the archive: manifest, files, checksums, schema, seqs, hash chains, rules packs,
+    and the derived SQL tables' checksums.
 
-    Every problem is named with its rule id, file, game and event. Exit status 1
-    if there is any problem. Notes (leftovers of an interrupted write, which the
-    next write removes) do not count as problems.
+    Every problem is named with its rule id, file, game and event, and says what repairs
+    it. Exit status 1 if there is any problem. Notes (files an interrupted write left,
+    which the next write moves to lost+found/) do not count as problems; a lost commit
+    record does (docs/archive.md).
 
     \b
     Example:
@@ -189,7 +191,7 @@ def verify_(deep: bool, fmt: str, archive_path: Path) -> None:
     archive = Archive(archive_path)
     events = sum(f.rows for f in archive.snapshot().files.values())
     with click.progressbar(length=max(1, events), label="verifying", file=sys.stderr, show_eta=True) as bar:
-        report = verify(archive, deep=deep, progress=bar.update)
+        report = verify_all(archive, deep=deep, progress=bar.update)
     if fmt == "json":
         click.echo(json.dumps({
             "ok": report.ok, "generation": report.generation, "files": report.files, "games": report.games,
