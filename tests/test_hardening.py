@@ -375,3 +375,18 @@ def test_verify_reports_progress_within_a_file(copy, monkeypatch):
     told: list[int] = []
     report = verify(archive, progress=told.append)
     assert report.ok and sum(told) == report.events and len(told) > 2 * report.files
+
+
+def test_a_derived_table_rewritten_in_place_is_caught_by_verify_and_repaired_by_rebuild(runner, copy):
+    """The reported attack: a part rewritten with other numbers (through unsandboxed SQL). Now the
+    sandbox refuses the rewrite, and a rewrite by other means fails verify."""
+    ok(runner, "project", "-a", str(copy))
+    refused = fails(runner, "query", "-a", str(copy), "COPY (SELECT 1 AS n) TO 'derived/pig/x.parquet'")
+    assert "--unsafe-sql" in refused and not list((copy / "derived").rglob("x.parquet"))
+    part = sorted((copy / "derived" / "pig").rglob("*.parquet"))[0]
+    table = pq.read_table(part)
+    pq.write_table(table.slice(0, max(0, table.num_rows - 1)), part)  # one row fewer: a changed result
+    checked = run(runner, "verify", "-a", str(copy))
+    assert checked.exit_code == 1 and "replay project --rebuild --game pig" in checked.output
+    ok(runner, "project", "-a", str(copy), "--rebuild", "--game", "pig")
+    assert ok(runner, "verify", "-a", str(copy)).exit_code == 0
