@@ -63,6 +63,9 @@ ARCHIVE_FORMAT = {"format": "replay-archive", "version": 1}
 NEW_STREAM = -1
 """The expected last seq of a stream that does not exist yet."""
 
+DECODE_SLICE_ROWS = 1_024
+"""Events decoded at once when a file is streamed (``iter_sorted_events``)."""
+
 ROW_GROUP_ROWS = 16_384
 """Rows per row group in large files: a one-game lookup reads one or two groups."""
 
@@ -279,7 +282,10 @@ class Archive:
         for group in range(pf.metadata.num_row_groups):
             with reading(entry.path):
                 table = pf.read_row_group(group)
-            yield from decode(table, game)
+            # Columnar rows are small; Python events are not: decode a slice at a time, so a merge
+            # of many one-group files holds their Arrow data, not all their events at once.
+            for offset in range(0, table.num_rows, DECODE_SLICE_ROWS):
+                yield from decode(table.slice(offset, DECODE_SLICE_ROWS), game)
 
     # ------------------------------------------------------------------ appending
 
