@@ -153,6 +153,7 @@ def test_a_damaged_data_file_is_named_by_every_reader(runner, copy, damage):
     out = copy.parent / "out.jsonl"
     assert relative in fails(runner, "export", "-a", str(copy), "-o", str(out))
     assert not out.exists() and not list(copy.parent.glob(".out.jsonl*"))  # nothing half-written
+    assert "replay verify" in fails(runner, "query", "-a", str(copy), "SELECT * FROM pig.events")
     projected = ok(runner, "project", "-a", str(copy)).stdout
     assert f"skipped {game}: {relative}" in projected
     assert relative in fails(runner, "compact", "-a", str(copy))

@@ -208,10 +208,17 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
         raise QueryError(f"refused: {exc}\n`replay query` may read files only under the archive's data/ and derived/, "
                          f"and may not write files, attach databases or load extensions; `{UNSAFE_FLAG}` opens {OPENS}") from exc
     except duckdb.Error as exc:
+        if any(sign in str(exc) for sign in _DAMAGE_SIGNS):
+            raise QueryError(f"{exc}\nan archive file could not be read: it may be damaged; `replay verify` names "
+                             "it and says what repairs it") from exc
         from ..registry import registry as default
 
         names = ", ".join(views(registry or default))
         raise QueryError(f"{exc}\n(views: {names}; see `replay query --list` for named queries)") from exc
+
+
+_DAMAGE_SIGNS = ("TProtocolException", "magic bytes", "parquet", "Parquet", "Corrupt", "corrupt")
+"""What DuckDB's messages say when a file it reads is damaged (DuckDB has no error class for it)."""
 
 
 def run_named(con: duckdb.DuckDBPyConnection, query: NamedQuery, given: dict[str, str], unsafe: bool = False) -> pa.Table:
