@@ -115,7 +115,7 @@ def test_a_query_that_reads_a_damaged_part_is_refused_the_others_run(archive):
     assert "damaged" in refused.stderr and "replay project --rebuild --game pig" in refused.stderr
     other = runner.invoke(cli, ["query", "-a", str(archive.root), "SELECT count(*) AS n FROM wonders_dice.actions"])
     assert other.exit_code == 0 and "replay project --rebuild --game pig" in other.stderr  # the note
-    with pytest.raises(QueryError, match="left out because their derived tables are damaged: pig.turns"):
+    with pytest.raises(QueryError, match="left out because files they read are damaged: pig.turns"):
         ask(archive, "FROM query_table('pig.tu' || 'rns')")  # not named as such: the view is left out, so it fails
 
 

@@ -28,7 +28,7 @@ import duckdb
 import pyarrow as pa
 
 from ..archive import Archive
-from ..problems import Problem
+from ..problems import Location, Problem
 from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, kind_schema
 from .core import CORE_TABLES
@@ -48,7 +48,10 @@ def _view(con: duckdb.DuckDBPyConnection, name: str, paths: list[Path], empty: p
           select: str = "*") -> None:
     """``name`` over the Parquet files, or over an empty table of ``empty``'s columns."""
     if paths:
-        con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM read_parquet({_sql_list(paths)})")
+        try:
+            con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM read_parquet({_sql_list(paths)})")
+        except duckdb.Error as exc:  # DuckDB reads the footers here: a damaged one fails the view
+            raise QueryError(f"{name}: {exc}\n{DAMAGE_HINT}") from exc
     else:
         alias = "_empty_" + name.replace(".", "_")
         con.register(alias, empty.empty_table())
@@ -62,11 +65,11 @@ def connect(archive: Archive, threads: int | None = None, unsafe: bool = False,
     extension, and not change its settings (see :mod:`.sandbox`).
 
     The views of derived tables found damaged (``leave_out``; by default, by the size check
-    of :func:`damaged_tables`) are not made: a query that reads one fails to bind rather
+    of :func:`damaged_views`) are not made: a query that reads one fails to bind rather
     than answer from a damaged file, and an unreadable part cannot stop DuckDB from
     making the other views."""
     con = duckdb.connect()
-    damaged = set(damaged_tables(archive) if leave_out is None else leave_out)
+    damaged = set(damaged_views(archive) if leave_out is None else leave_out)
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     state = archive.snapshot()
@@ -83,15 +86,18 @@ def connect(archive: Archive, threads: int | None = None, unsafe: bool = False,
             continue
         schema = game.analytics.schema
         con.execute(f"CREATE SCHEMA {schema}")
-        _view(con, f"{schema}.events", files, kind_schema(game))
-        envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM {schema}.events")
+        if f"{schema}.events" not in damaged:
+            _view(con, f"{schema}.events", files, kind_schema(game))
+            envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM {schema}.events")
         for name, table_schema in game.analytics.tables.items():
             if f"{schema}.{name}" not in damaged:
                 _view(con, f"{schema}.{name}", parts.get(f"{schema}.{name}", []), table_schema)
         for name, table in game.analytics.reference_tables().items():
             con.register(f"_ref_{schema}_{name}", table)
             con.execute(f"CREATE VIEW {schema}.{name} AS SELECT * FROM _ref_{schema}_{name}")
-    if envelope_parts:
+    if "events" in damaged:
+        pass  # some kind's events cannot be read: a union without them would be a wrong answer
+    elif envelope_parts:
         con.execute("CREATE VIEW events AS " + " UNION ALL ".join(envelope_parts))
     else:
         _view(con, "events", [], pa.schema([f for f in ENVELOPE_SCHEMA if f.name != "hash"]))
@@ -209,13 +215,14 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
                          f"and may not write files, attach databases or load extensions; `{UNSAFE_FLAG}` opens {OPENS}") from exc
     except duckdb.Error as exc:
         if any(sign in str(exc) for sign in _DAMAGE_SIGNS):
-            raise QueryError(f"{exc}\nan archive file could not be read: it may be damaged; `replay verify` names "
-                             "it and says what repairs it") from exc
+            raise QueryError(f"{exc}\n{DAMAGE_HINT}") from exc
         from ..registry import registry as default
 
         names = ", ".join(views(registry or default))
         raise QueryError(f"{exc}\n(views: {names}; see `replay query --list` for named queries)") from exc
 
+
+DAMAGE_HINT = "an archive file could not be read: it may be damaged; `replay verify` names it and says what repairs it"
 
 _DAMAGE_SIGNS = ("TProtocolException", "magic bytes", "parquet", "Parquet", "Corrupt", "corrupt")
 """What DuckDB's messages say when a file it reads is damaged (DuckDB has no error class for it)."""
@@ -233,7 +240,7 @@ def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None 
     ``unsafe``, refused when it would read a derived table that is damaged (a wrong answer is
     worse than none: ``replay project --rebuild`` repairs it)."""
     sql = query.sql if isinstance(query, NamedQuery) else query
-    damaged = damaged_tables(archive)
+    damaged = damaged_views(archive)
     for table in sorted(reads(sql, damaged)):
         first = damaged[table][0]
         raise QueryError(f"refused: the query reads {table}, and {first.where.file} is damaged: {first.message}")
@@ -245,8 +252,27 @@ def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None 
     except QueryError as exc:
         if not damaged:
             raise
-        raise QueryError(f"{exc}\n(left out because their derived tables are damaged: {', '.join(sorted(damaged))}; "
-                         "`replay project --rebuild` makes them again)") from exc
+        raise QueryError(f"{exc}\n(left out because files they read are damaged: {', '.join(sorted(damaged))}; "
+                         "`replay verify` says what repairs them)") from exc
+
+
+def damaged_views(archive: Archive) -> dict[str, list[Problem]]:
+    """Views that must not be made, with why: derived tables whose parts fail the size check,
+    and the event views of a kind whose committed files are missing or of the wrong size
+    (a stat per file; the full sha256 is `replay verify`'s)."""
+    out = damaged_tables(archive)
+    schemas = {g.kind: g.analytics.schema for g in archive.registry.games() if g.analytics is not None}
+    for entry in archive.snapshot().files.values():
+        path = archive.path_of(entry.path)
+        size = path.stat().st_size if path.is_file() else None
+        if size == entry.bytes:
+            continue
+        what = "missing" if size is None else f"{size} bytes, the manifest says {entry.bytes}"
+        problem = Problem("archive.size", f"{what}; run `replay verify`", where=Location(file=entry.path))
+        for view in ("events", f"{schemas[entry.kind]}.events" if entry.kind in schemas else None):
+            if view:
+                out.setdefault(view, []).append(problem)
+    return out
 
 
 def reads(sql: str, tables: Iterable[str]) -> set[str]:
