@@ -362,10 +362,12 @@ def _write_text(path: Path, text: str) -> Path:
     return path
 
 
-def test_queries_on_an_empty_archive_say_so(runner):
+def test_queries_on_empty_tables_say_why(runner, copy):
     ok(runner, "init")
-    result = ok(runner, "query", "SELECT * FROM games")
-    assert "no games yet" in result.stderr
+    assert "no games yet" in ok(runner, "query", "SELECT * FROM games").stderr
+    no_kind = ok(runner, "query", "-a", str(copy), "SELECT count(*) AS n FROM wonders_dice.actions").stderr
+    assert "no 7wonders-dice games" in no_kind
+    assert "run `replay project`" in ok(runner, "query", "-a", str(copy), "SELECT count(*) AS n FROM pig.turns").stderr
 
 
 def test_verify_reports_progress_within_a_file(copy, monkeypatch):

@@ -120,14 +120,19 @@ def views(registry: GameRegistry) -> list[str]:
     return names
 
 
-def freshness(archive: Archive) -> list[str]:
-    """Sentences saying where the derived tables are missing or behind the archive (empty: current)."""
+def freshness(archive: Archive, sql: str = "") -> list[str]:
+    """Sentences saying where the derived tables are missing or behind the archive (empty: current),
+    and, for ``sql``, which of the tables it names are empty because the archive holds no game
+    of their kind."""
     notes = []
     if not archive.snapshot().files:
         return ["the archive holds no games yet: every table is empty (add games with `replay import` or `replay simulate`)"]
     for game in archive.registry.games():
         c = coverage(archive, game)
         if not c.games:
+            schema = game.analytics.schema if game.analytics else None
+            if schema and f"{schema}." in sql.lower():
+                notes.append(f"{game.kind}: the archive holds no {game.kind} games, so the {schema}.* tables are empty")
             continue
         if c.stale:
             notes.append(f"{game.kind}: the derived tables are of an older layout; run `replay project` to rebuild them")

@@ -129,16 +129,17 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
     if bool(sql) == bool(name):
         raise click.UsageError("give SQL or --name NAME (or --list)")
     archive = Archive(archive_path)
-    for note in freshness(archive):
+    named = find_query(queries, name) if name else None
+    for note in freshness(archive, named.sql if named else sql or ""):
         click.echo(f"note: {note}", err=True)
-    if name:
+    if named:
         given = {}
         for item in params:
             key, sep, value = item.partition("=")
             if not sep:
                 raise click.BadParameter(f"{item!r}: use k=v", param_hint="--param")
             given[key] = value
-        table = ask(archive, find_query(queries, name), given, unsafe=unsafe_sql)
+        table = ask(archive, named, given, unsafe=unsafe_sql)
     else:
         assert sql is not None
         table = ask(archive, sql, unsafe=unsafe_sql)
