@@ -9,6 +9,7 @@ where they occur, and every event can be reached.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from ..archive import Archive
 from ..contract import AnyGame
 from ..diff import changes
 from ..driver import replay
-from ..errors import NotAnArchive, ReplayError
+from ..errors import NotAnArchive, ReplayError, clip
 from ..events import Event
 from ..packs import PackLibrary, RulesPack
 from ..problems import Problem
@@ -71,8 +72,9 @@ class Review:
         if at is None or at == "end":
             return self.last
         kind, _, value = at.partition(":")
-        if kind not in ("turn", "seq", "event") or not value.lstrip("-").isdigit():
-            raise ReplayError(f"{at!r}: use turn:N, seq:N or end")
+        # ASCII digits only: str.isdigit() also admits '²', and int() refuses it (and numbers of 4300+ digits)
+        if kind not in ("turn", "seq", "event") or not re.fullmatch(r"-?[0-9]{1,19}", value):
+            raise ReplayError(f"{clip(at, 60)!r}: use turn:N, seq:N or end")
         n = int(value)
         if kind == "turn":
             found = self.turn_start(n)

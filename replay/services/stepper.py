@@ -14,6 +14,11 @@ HELP = """commands: n next event | p previous | N next turn | P previous turn | 
 SHOWN_CHANGES = 40
 
 
+def _number(text: str) -> bool:
+    """A number int() takes: ASCII digits (str.isdigit() also admits '²'), not thousands of them."""
+    return text.isascii() and text.isdigit() and len(text) <= 1000
+
+
 class StepSession:
     def __init__(self, review: Review) -> None:
         self.review = review
@@ -47,12 +52,12 @@ class StepSession:
                 return [f"no {'next' if word == 'N' else 'previous'} turn"]
             self.at = target
         elif word == "t":
-            found = r.turn_start(int(arg)) if arg.isdigit() else None
+            found = r.turn_start(int(arg)) if _number(arg) else None
             if found is None:
                 return [f"no turn {arg}" if arg else "t needs a turn number: t 3"]
             self.at = found
         elif word == "s":
-            if not arg.isdigit():
+            if not _number(arg):
                 return ["s needs an event number: s 12"]
             self.at = max(0, min(r.last, int(arg)))
         elif word == "!":
