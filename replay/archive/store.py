@@ -393,6 +393,8 @@ class Archive:
     def read_game_and_chain(self, game_id: str) -> tuple[list[Event], list[tuple[Event, int]]]:
         """One read for both: the game's events (upcast) and as stored with their chain hashes."""
         chain = self.read_chain(game_id)
+        if not chain:  # the files the manifest names for it hold none of its rows (swapped, replaced)
+            raise ManifestError(f"game {game_id}: the files do not hold its events; run `replay verify`")
         game = self.registry.get(chain[0][0].kind)
         current = game.current_versions
         events = [e if e.version == current[e.type] else
