@@ -673,7 +673,7 @@ def reading(relative: str) -> Iterator[None]:
         yield
     except FileNotFoundError:
         raise DamagedFile(f"{relative} is missing, though the manifest lists it; run `replay verify`") from None
-    except (OSError, pa.ArrowException) as exc:
+    except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:  # a damaged footer: names, statistics not UTF-8
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DamagedFile(f"{relative} is damaged ({first}); run `replay verify`, and restore the file "
                           "from a backup") from None

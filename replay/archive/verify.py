@@ -142,12 +142,12 @@ def _check_file(
         problem("checksum", "sha256 does not match the manifest: the file was altered or damaged")
     try:
         table = read_parquet(path, dictionaries=False)
-    except (OSError, pa.ArrowException) as exc:
+        stored = pq.read_schema(path)
+    except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:
         problem("unreadable", f"not readable as Parquet: {exc}")
         return 0
     if table.num_rows != entry.rows:
         problem("rows", f"holds {table.num_rows} events, the manifest says {entry.rows}")
-    stored = pq.read_schema(path)
     if schema_fingerprint(stored) != entry.schema:
         problem("schema", f"schema {schema_fingerprint(stored)} differs from the manifest's {entry.schema}")
     for want in ENVELOPE_SCHEMA:

@@ -35,3 +35,33 @@ def test_a_game_whose_file_holds_none_of_its_rows(base: Base, scratch_root: Path
         shutil.move(swapped, wd)
         result = run([command[0], "-a", archive, *command[1:]], codes=(1,))
         assert "replay verify" in result.output
+
+
+@pytest.mark.parametrize("command", [["verify"], ["audit", "pig-s1-000000"], ["events", "pig-s1-000000"],
+                                     ["show", "pig-s1-000001"], ["step", "pig-s1-000002"]])
+def test_footer_statistics_that_are_not_utf8(base: Base, scratch_root: Path, command: list[str]) -> None:
+    """A byte of the game_id statistics in the Parquet footer flipped to 0xff: pyarrow raises
+    UnicodeDecodeError when a one-game read consults them, which `reading()` (and verify) did not take
+    for a damaged file."""
+    with scratch(scratch_root) as tmp:
+        archive = base.copy(tmp)
+        pig, _ = _files(archive)
+        raw = pig.read_bytes()
+        footer = len(raw) - 8 - int.from_bytes(raw[-8:-4], "little")
+        at = raw.index(b"pig-s1-000000", footer) + 5
+        pig.write_bytes(raw[:at] + b"\xff" + raw[at + 1:])
+        result = run([command[0], "-a", archive, *command[1:]], input="q\n", codes=(1,), max_output=None)
+        assert pig.name in result.output
+
+
+def test_verify_names_a_footer_whose_column_names_are_not_utf8(base: Base, scratch_root: Path) -> None:
+    """A column name in the footer made invalid UTF-8: verify's `pq.read_schema` raised UnicodeDecodeError."""
+    with scratch(scratch_root) as tmp:
+        archive = base.copy(tmp)
+        pig, _ = _files(archive)
+        raw = pig.read_bytes()
+        footer = len(raw) - 8 - int.from_bytes(raw[-8:-4], "little")
+        at = raw.index(b"kind", footer) + 2
+        pig.write_bytes(raw[:at] + b"\xff" + raw[at + 1:])
+        result = run(["verify", "-a", archive], codes=(1,), max_output=None)
+        assert pig.name in result.output
