@@ -23,7 +23,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from ..canonical import canonical_json
 from ..errors import ManifestError
@@ -51,8 +51,10 @@ class GameSpan(NamedTuple):
 
     @classmethod
     def from_json(cls, raw: list[Any]) -> GameSpan:
-        first, last, players, ended = raw
-        return cls(first, last, tuple(players) if players is not None else None, ended is True)
+        first, last, players, ended = _typed(raw, list)
+        if players is not None:
+            _strings(players)
+        return cls(_typed(first, int), _typed(last, int), tuple(players) if players is not None else None, ended is True)
 
 
 @dataclass(frozen=True)
@@ -84,15 +86,34 @@ class FileEntry:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> FileEntry:
+        raw = _typed(raw, dict)
         return cls(
-            path=raw["path"],
-            kind=raw["kind"],
-            rows=int(raw["rows"]),
-            bytes=int(raw["bytes"]),
-            sha256=raw["sha256"],
-            schema=raw["schema"],
-            games={g: GameSpan.from_json(s) for g, s in raw["games"].items()},
+            path=_typed(raw["path"], str),
+            kind=_typed(raw["kind"], str),
+            rows=_typed(raw["rows"], int),
+            bytes=_typed(raw["bytes"], int),
+            sha256=_typed(raw["sha256"], str),
+            schema=_typed(raw["schema"], str),
+            games={_typed(g, str): GameSpan.from_json(s) for g, s in _typed(raw["games"], dict).items()},
         )
+
+
+T = TypeVar("T")
+
+
+def _typed(value: Any, kind: type[T]) -> T:
+    """``value`` if it is a ``kind`` (an int that is not a bool): a record the checksum vouches for may
+    still have been written by a buggy tool, and a wrong type must be a ManifestError, not a crash."""
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(f"expected {kind.__name__}, found {type(value).__name__}")
+    return value
+
+
+def _strings(value: Any) -> list[str]:
+    items = _typed(value, list)
+    for item in items:
+        _typed(item, str)
+    return items
 
 
 def generation_of(path: str) -> int:
@@ -262,10 +283,10 @@ def load(directory: Path, cached: ManifestState | None = None) -> ManifestState:
         body = _decode_record(_record_path(directory, "checkpoint", newest))
         try:
             state = ManifestState(
-                generation=int(body["generation"]),
-                checkpoint=int(body["generation"]),
-                files={f["path"]: FileEntry.from_json(f) for f in body["files"]},
-                retired=list(body["retired"]),
+                generation=_typed(body["generation"], int),
+                checkpoint=_typed(body["generation"], int),
+                files={e.path: e for e in map(FileEntry.from_json, _typed(body["files"], list))},
+                retired=_strings(body["retired"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ManifestError(f"checkpoint {newest}: malformed ({exc!r})") from exc
@@ -285,10 +306,10 @@ def load(directory: Path, cached: ManifestState | None = None) -> ManifestState:
 def _commit_from_json(body: dict[str, Any], gen: int) -> Commit:
     try:
         commit = Commit(
-            generation=int(body["generation"]),
-            add=tuple(FileEntry.from_json(f) for f in body["add"]),
-            remove=tuple(body["remove"]),
-            purge=tuple(body["purge"]),
+            generation=_typed(body["generation"], int),
+            add=tuple(FileEntry.from_json(f) for f in _typed(body["add"], list)),
+            remove=tuple(_strings(body["remove"])),
+            purge=tuple(_strings(body["purge"])),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ManifestError(f"commit {gen}: malformed ({exc!r})") from exc

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Base, data_files, run, scratch
+from .conftest import Base, data_files, forge, records, run, scratch
 
 
 def _files(archive: Path) -> tuple[Path, Path]:
@@ -52,6 +52,27 @@ def test_footer_statistics_that_are_not_utf8(base: Base, scratch_root: Path, com
         pig.write_bytes(raw[:at] + b"\xff" + raw[at + 1:])
         result = run([command[0], "-a", archive, *command[1:]], input="q\n", codes=(1,), max_output=None)
         assert pig.name in result.output
+
+
+@pytest.mark.parametrize("edit", [
+    pytest.param(lambda b: {**b, "add": [{**b["add"][0], "games": {**b["add"][0]["games"],
+                                                                    "pig-s1-000001": ["0", 68, None, True]}}]},
+                 id="a seq as a string"),
+    pytest.param(lambda b: {**b, "add": [{**b["add"][0], "games": "pig-s1-000001"}]}, id="games as a string"),
+    pytest.param(lambda b: {**b, "remove": [["data/pig/0000000001-0000.parquet"]]}, id="a path as a list"),
+    pytest.param(lambda b: {**b, "add": [{**b["add"][0], "kind": ["pig"]}]}, id="a kind as a list"),
+    pytest.param(lambda b: {**b, "add": [{**b["add"][0], "path": {"p": 1}}]}, id="a path as an object"),
+])
+@pytest.mark.parametrize("command", [["games"], ["verify"], ["compact"], ["export"], ["stats"]])
+def test_a_re_signed_manifest_record_of_the_wrong_types(base: Base, scratch_root: Path, edit: object, command: list[str]) -> None:
+    """A commit record edited and re-signed (its checksum is right) with values of the wrong JSON types:
+    `apply`, `compact`, `games`... raised TypeError/AttributeError; now the record is malformed, one message."""
+    with scratch(scratch_root) as tmp:
+        archive = base.copy(tmp)
+        record = next(r for r in records(archive) if r.name == "commit-0000000001.json")
+        forge(record, edit)  # type: ignore[arg-type]
+        result = run([command[0], "-a", archive, *command[1:]], codes=(1,), max_output=None)
+        assert "commit 1" in result.output or "manifest" in result.output
 
 
 def test_verify_names_a_footer_whose_column_names_are_not_utf8(base: Base, scratch_root: Path) -> None:
