@@ -724,7 +724,10 @@ def row_groups_between(pf: pq.ParquetFile, low: str, high: str) -> list[int]:
     n = meta.num_row_groups
 
     def bounds(i: int) -> tuple[str, str] | None:
-        stats = meta.row_group(i).column(col).statistics
+        chunk = meta.row_group(i).column(col)
+        if chunk.physical_type != "BYTE_ARRAY":  # a damaged footer; pyarrow would abort the process on .statistics
+            raise pa.ArrowInvalid(f"row group {i}: game_id is stored as {chunk.physical_type}, not as strings")
+        stats = chunk.statistics
         return (stats.min, stats.max) if stats is not None and stats.has_min_max else None
 
     lo, hi = 0, n

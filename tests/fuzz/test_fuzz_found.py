@@ -8,8 +8,12 @@ found them: test_fuzz_notation.py (number parsing in the notation readers) and t
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from .conftest import Base, data_files, forge, records, run, scratch
@@ -86,3 +90,33 @@ def test_verify_names_a_footer_whose_column_names_are_not_utf8(base: Base, scrat
         pig.write_bytes(raw[:at] + b"\xff" + raw[at + 1:])
         result = run(["verify", "-a", archive], codes=(1,), max_output=None)
         assert pig.name in result.output
+
+
+def _game_id_type_damaged(path: Path) -> None:
+    """Flip (xor 0x5A) the first footer byte that makes the game_id column chunk's physical type UNKNOWN."""
+    raw = path.read_bytes()
+    for at in range(len(raw) - 8 - int.from_bytes(raw[-8:-4], "little"), len(raw) - 8):
+        damaged = raw[:at] + bytes([raw[at] ^ 0x5A]) + raw[at + 1:]
+        path.write_bytes(damaged)
+        try:
+            if pq.read_metadata(path).row_group(0).column(0).physical_type == "UNKNOWN":
+                return
+        except (OSError, pa.ArrowException, UnicodeDecodeError):
+            pass
+    raise AssertionError("no such byte")
+
+
+@pytest.mark.parametrize("command", [["audit", "part-pig"], ["events", "part-pig"], ["show", "part-pig"]])
+def test_a_footer_whose_game_id_type_is_unknown_does_not_abort(base: Base, scratch_root: Path, command: list[str]) -> None:
+    """Found by the byte-flip sweep (REPLAY_FUZZ=long): one flipped footer byte makes the game_id column
+    chunk's physical type UNKNOWN, and pyarrow then aborts the whole process (SIGABRT, 'ColumnMetaData type
+    does not match ColumnDescriptor physical type') when the row-group statistics are read. Run in a
+    child process, so that a regression fails this test instead of killing the test run."""
+    with scratch(scratch_root) as tmp:
+        archive = base.copy(tmp)
+        part = next(f for f in data_files(archive) if f.parent.name == "pig" and not f.name.startswith("0000000001-"))
+        _game_id_type_damaged(part)
+        done = subprocess.run([sys.executable, "-m", "replay", command[0], "-a", str(archive), *command[1:]],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
+        assert part.name in done.stderr and "Traceback" not in done.stderr
