@@ -296,7 +296,11 @@ def _strings(column: pa.ChunkedArray) -> list[str]:
     out: list[str] = []
     for chunk in column.chunks:
         values = chunk.dictionary.to_pylist()
-        out.extend([values[i] for i in chunk.indices.to_pylist()])
+        try:
+            out.extend([values[i] for i in chunk.indices.to_pylist()])
+        except IndexError:  # a damaged page header (no page checksum covers it) shortened the dictionary
+            raise SchemaError("a dictionary-encoded column refers past its dictionary: a data file is damaged; "
+                              "run `replay verify`") from None
     return out
 
 
