@@ -88,7 +88,7 @@ class FileEntry:
     def from_json(cls, raw: dict[str, Any]) -> FileEntry:
         raw = _typed(raw, dict)
         return cls(
-            path=_typed(raw["path"], str),
+            path=_data_path(raw["path"]),
             kind=_typed(raw["kind"], str),
             rows=_typed(raw["rows"], int),
             bytes=_typed(raw["bytes"], int),
@@ -114,6 +114,22 @@ def _strings(value: Any) -> list[str]:
     for item in items:
         _typed(item, str)
     return items
+
+
+_DATA_PATH = re.compile(r"data/(?!\.\.?/)[^/\x00]+/[^/\x00]+\.parquet")
+
+
+def _data_path(value: Any) -> str:
+    """A committed file's path: ``data/<kind>/<name>.parquet``, nothing else. Writers delete the files a
+    record retires: a path out of data/ ('../..', 'manifest/...') would have them delete that instead."""
+    path = _typed(value, str)
+    if not _DATA_PATH.fullmatch(path):
+        raise ValueError(f"not a data file of the archive: {path[:200]!r}")
+    return path
+
+
+def _data_paths(value: Any) -> list[str]:
+    return [_data_path(p) for p in _typed(value, list)]
 
 
 def generation_of(path: str) -> int:
@@ -286,7 +302,7 @@ def load(directory: Path, cached: ManifestState | None = None) -> ManifestState:
                 generation=_typed(body["generation"], int),
                 checkpoint=_typed(body["generation"], int),
                 files={e.path: e for e in map(FileEntry.from_json, _typed(body["files"], list))},
-                retired=_strings(body["retired"]),
+                retired=_data_paths(body["retired"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ManifestError(f"checkpoint {newest}: malformed ({exc!r})") from exc
@@ -308,8 +324,8 @@ def _commit_from_json(body: dict[str, Any], gen: int) -> Commit:
         commit = Commit(
             generation=_typed(body["generation"], int),
             add=tuple(FileEntry.from_json(f) for f in _typed(body["add"], list)),
-            remove=tuple(_strings(body["remove"])),
-            purge=tuple(_strings(body["purge"])),
+            remove=tuple(_data_paths(body["remove"])),
+            purge=tuple(_data_paths(body["purge"])),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ManifestError(f"commit {gen}: malformed ({exc!r})") from exc

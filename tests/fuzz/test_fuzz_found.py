@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -120,3 +121,61 @@ def test_a_footer_whose_game_id_type_is_unknown_does_not_abort(base: Base, scrat
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 1, (done.returncode, done.stderr[-2000:])
         assert part.name in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("record, edit", [
+    pytest.param("checkpoint-0000000000.json", lambda b: {**b, "retired": ["../victim.txt"]}, id="retired out of the archive"),
+    pytest.param("checkpoint-0000000000.json", lambda b: {**b, "retired": ["manifest/commit-0000000001.json"]},
+                 id="retired: a manifest record"),
+    pytest.param("commit-0000000001.json", lambda b: {**b, "add": [{**b["add"][0], "path": "../victim.txt"}]},
+                 id="a file out of the archive"),
+    pytest.param("commit-0000000001.json", lambda b: {**b, "add": [{**b["add"][0], "path": b["add"][0]["path"] + "\x00"}]},
+                 id="a path with a NUL"),
+])
+@pytest.mark.parametrize("command", [["simulate", "--game", "pig", "--games", "1"], ["compact"], ["verify"]])
+def test_a_re_signed_manifest_naming_files_out_of_data(base: Base, scratch_root: Path, record: str, edit: object,
+                                                        command: list[str]) -> None:
+    """A re-signed record whose paths leave data/: the next write deleted whatever a checkpoint's
+    `retired` named (a file beside the archive, one of its own manifest records), and a NUL in a path
+    was a ValueError traceback in compaction. Now the record is malformed: refused, nothing deleted."""
+    with scratch(scratch_root) as tmp:
+        archive = base.copy(tmp)
+        victim = tmp / "victim.txt"
+        victim.write_text("precious")
+        forge(archive / "manifest" / record, edit)  # type: ignore[arg-type]
+        result = run([command[0], "-a", archive, *command[1:]], codes=(1,), max_output=None)
+        assert "not a data file of the archive" in result.output
+        assert victim.read_text() == "precious"
+        assert (archive / "manifest" / "commit-0000000001.json").is_file()
+
+
+def _dictionary_shortened(path: Path) -> None:
+    """Flip the first bit near the start of the file (a page header: no page checksum covers it) after
+    which a dictionary-encoded envelope column refers past its dictionary."""
+    src = path.read_bytes()
+    for at in range(0, 400):
+        for mask in (1, 2, 4, 8, 16, 32, 64, 128):
+            raw = src[:at] + bytes([src[at] ^ mask]) + src[at + 1:]
+            try:
+                table = pq.read_table(pa.BufferReader(raw), read_dictionary=["game_id", "kind", "type"],
+                                      page_checksum_verification=True)
+            except (OSError, pa.ArrowException, UnicodeDecodeError):
+                continue
+            for name in ("game_id", "kind", "type"):
+                for chunk in table.column(name).chunks:
+                    if len(chunk) and pc.max(chunk.indices).as_py() >= len(chunk.dictionary):
+                        path.write_bytes(raw)
+                        return
+    raise AssertionError("no such bit")
+
+
+@pytest.mark.parametrize("command", [["export"], ["audit", "7wonders-dice-s2-000000"], ["events", "7wonders-dice-s2-000001"]])
+def test_a_dictionary_shortened_by_a_damaged_page_header(base: Base, scratch_root: Path, command: list[str]) -> None:
+    """A flipped bit in a dictionary page header (not covered by page checksums) leaves indices past the
+    end of the dictionary: `replay export` (and every reader of the envelope) raised IndexError."""
+    with scratch(scratch_root) as tmp:
+        archive = base.copy(tmp)
+        _, wd = _files(archive)
+        _dictionary_shortened(wd)
+        result = run([command[0], "-a", archive, *command[1:]], codes=(1,), max_output=None)
+        assert "replay verify" in result.output
