@@ -13,7 +13,7 @@ versions are accepted and upcast; what is stored is always the current version.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .archive.store import NEW_STREAM, Archive, PreparedFile, StreamPosition
 from .errors import InvalidInput, ReplayError
 from .events import GAME_ID_PATTERN, Event
+from .numbers import is_number
 from .packs import RulesPack
 from .problems import Level, Location, Problem, Problems
 from .registry import GameRegistry
@@ -113,7 +114,7 @@ def _loose_position(raw: dict[str, Any]) -> tuple[str, str, int] | None:
     rather than a second "seq gap" on the next line.
     """
     game, kind, seq = raw.get("game_id"), raw.get("kind"), raw.get("seq")
-    if isinstance(seq, str) and seq.isdigit():
+    if isinstance(seq, str) and is_number(seq):
         seq = int(seq)
     if isinstance(game, str) and isinstance(kind, str) and isinstance(seq, int) and not isinstance(seq, bool):
         return game, kind, seq
@@ -278,6 +279,15 @@ def export_events(events: Iterable[Event], out: IO[str]) -> int:
     return n
 
 
+def sequence_problems(events: Sequence[Event], lines: Sequence[int], source: str | None = None) -> list[Problem]:
+    """Where the events of one game, in file order, are not numbered 0, 1, 2...: one problem per
+    line whose seq is not its place (import refuses the same file; a file is audited as it would
+    be archived)."""
+    return [_input(line, "seq", f"game {e.game_id}: the event at place {place} of the file has seq {e.seq}; "
+                   "seqs are 0, 1, 2... in order, without gaps or repeats", "seq").at(source=source)
+            for place, (e, line) in enumerate(zip(events, lines)) if e.seq != place]
+
+
 def read_events(lines: Iterable[str], games: GameRegistry, source: str | None = None,
                 level: Level = "raise") -> Iterator[Event]:
     """Validated events from JSON Lines without an archive.
@@ -297,4 +307,5 @@ def read_events(lines: Iterable[str], games: GameRegistry, source: str | None = 
         raise InvalidInput(found.found)
 
 
-__all__ = ["ImportResult", "NEW_STREAM", "dump_line", "export_events", "import_lines", "parse_line", "read_events"]
+__all__ = ["ImportResult", "NEW_STREAM", "dump_line", "export_events", "import_lines", "parse_line", "read_events",
+           "sequence_problems"]

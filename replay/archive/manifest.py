@@ -27,11 +27,12 @@ from typing import Any, NamedTuple, TypeVar
 
 from ..canonical import canonical_json
 from ..errors import ManifestError
+from ..numbers import is_number
 from .fsutil import atomic_write
 
 FORMAT = "replay-manifest"
 FORMAT_VERSION = 1
-_RECORD = re.compile(r"^(checkpoint|commit)-(\d{10})\.json$")
+_RECORD = re.compile(r"^(checkpoint|commit)-([0-9]{10})\.json$")
 
 
 class GameSpan(NamedTuple):
@@ -356,7 +357,7 @@ def read_head(directory: Path) -> int | None:
         text = (directory / "HEAD").read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
-    return int(text) if text.isdigit() and len(text) <= 10 else None
+    return int(text) if is_number(text) and len(text) <= 10 else None
 
 
 def lost_generations(directory: Path, state: ManifestState) -> range:

@@ -49,6 +49,7 @@ from ..errors import (
     listed,
 )
 from ..events import GAME_ID_PATTERN, Event
+from ..numbers import is_number
 from ..packs import PackLibrary, RulesPack
 from ..registry import GameRegistry
 from ..registry import registry as default_registry
@@ -494,7 +495,7 @@ class Archive:
                 i += 1
         for tmp in (self.root / "tmp").iterdir():
             pid = tmp.name.split("-", 1)[0]
-            if not pid.isdigit() or not _process_alive(int(pid)):
+            if not is_number(pid) or not _process_alive(int(pid)):
                 tmp.unlink(missing_ok=True)
         if state.retired:
             for rel in state.retired:

@@ -15,9 +15,9 @@ from pydantic import ValidationError
 
 from ..archive import Archive
 from ..contract import AnyGame
-from ..errors import GameNotFound, NotAnArchive, NotationError, ReplayError
+from ..errors import GameNotFound, InvalidInput, NotAnArchive, NotationError, ReplayError
 from ..events import Event
-from ..jsonl import read_events, validation_problems
+from ..jsonl import read_events, sequence_problems, validation_problems
 from ..notation import kind_of
 from ..packs import PackLibrary, RulesPack
 from ..problems import Problem
@@ -127,6 +127,8 @@ def read_jsonl_file(path: Path, games: GameRegistry = registry) -> Log:
     if len(ids) > 1:
         raise ReplayError(f"{path} holds {len(ids)} games; name one of them, or export one with `replay export GAME`")
     numbers = [n for n, line in enumerate(text, start=1) if line.strip()]
+    if misplaced := sequence_problems(events, numbers, str(path)):
+        raise InvalidInput(misplaced)
     return Log(events, games.get(events[0].kind), str(path), dict(zip((e.seq for e in events), numbers)))
 
 

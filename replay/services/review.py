@@ -9,7 +9,6 @@ where they occur, and every event can be reached.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +20,7 @@ from ..diff import changes
 from ..driver import replay
 from ..errors import NotAnArchive, ReplayError, clip
 from ..events import Event
+from ..numbers import is_signed_number
 from ..packs import PackLibrary, RulesPack
 from ..problems import Problem
 from ..snapshots import GameIndex, IndexCache, events_digest, stamp
@@ -72,8 +72,7 @@ class Review:
         if at is None or at == "end":
             return self.last
         kind, _, value = at.partition(":")
-        # ASCII digits only: str.isdigit() also admits '²', and int() refuses it (and numbers of 4300+ digits)
-        if kind not in ("turn", "seq", "event") or not re.fullmatch(r"-?[0-9]{1,19}", value):
+        if kind not in ("turn", "seq", "event") or not is_signed_number(value):
             raise ReplayError(f"{clip(at, 60)!r}: use turn:N, seq:N or end")
         n = int(value)
         if kind == "turn":

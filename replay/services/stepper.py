@@ -7,16 +7,12 @@ jumps to the next event with a problem, so a disputed game is walked like any ot
 
 from __future__ import annotations
 
+from ..numbers import is_number
 from .review import Review
 
 HELP = """commands: n next event | p previous | N next turn | P previous turn | t N turn N | s N event N
           ! next problem | f NAME follow a player (f: everyone) | b whole table | h help | q quit"""
 SHOWN_CHANGES = 40
-
-
-def _number(text: str) -> bool:
-    """A number int() takes: ASCII digits (str.isdigit() also admits '²'), not thousands of them."""
-    return text.isascii() and text.isdigit() and len(text) <= 1000
 
 
 class StepSession:
@@ -52,12 +48,12 @@ class StepSession:
                 return [f"no {'next' if word == 'N' else 'previous'} turn"]
             self.at = target
         elif word == "t":
-            found = r.turn_start(int(arg)) if _number(arg) else None
+            found = r.turn_start(int(arg)) if is_number(arg) else None
             if found is None:
                 return [f"no turn {arg}" if arg else "t needs a turn number: t 3"]
             self.at = found
         elif word == "s":
-            if not _number(arg):
+            if not is_number(arg):
                 return ["s needs an event number: s 12"]
             self.at = max(0, min(r.last, int(arg)))
         elif word == "!":

@@ -144,3 +144,25 @@ def test_import_of_anything(base: Base, scratch_root: Path, lines: list[str]) ->
         if result.exit_code == 0:
             assert not "".join(lines).strip(), "an import of non-events succeeded"
         assert tree(archive) == before
+
+
+@FUZZ
+@given(data=st.data(), which=st.sampled_from(["pig", "wd"]))
+def test_a_file_the_audit_passes_imports(base: Base, scratch_root: Path, data: st.DataObject, which: str) -> None:
+    """What `replay audit FILE` finds nothing wrong with, `replay import FILE` takes, into an empty
+    archive, and the archived game audits clean too."""
+    original = base.pig_jsonl if which == "pig" else base.wd_jsonl
+    events = [json.loads(line) for line in original.read_text().splitlines()]
+    with scratch(scratch_root) as tmp:
+        path = tmp / "game.jsonl"
+        path.write_bytes(_mutated_file(data, events))
+        audit = run(["audit", path], codes=(0, 1), max_output=MAX_REPORT)
+        event(f"audit exit {audit.exit_code}")
+        if audit.exit_code != 0:
+            return
+        archive = tmp / "archive"
+        run(["init", archive], codes=(0,))
+        imported = run(["import", "-a", archive, path], codes=(0, 1))
+        assert imported.exit_code == 0, f"the audit passes a file import refuses:\n{imported.output[-2000:]}"
+        game_id = json.loads(path.read_bytes().decode().splitlines()[0])["game_id"]
+        run(["audit", "-a", archive, game_id], codes=(0,), max_output=MAX_REPORT)

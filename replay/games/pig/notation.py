@@ -28,11 +28,12 @@ from typing import Any
 from replay.contract import Notation
 from replay.events import Event
 from replay.notation import Collector, Parsed, escape, split_header
+from replay.numbers import DIGITS, is_number
 from replay.problems import Level
 
 KIND = "pig"
-RUN = re.compile(r"^(?:\d+\s*\.\s*)?([^:\[\]{}#]+?)\s*:\s*(.*)$")
-HOLD = re.compile(r"^hold(?:\s*\{\s*banked\s+(\d+)\s*\})?$", re.IGNORECASE)
+RUN = re.compile(r"^(?:[0-9]+\s*\.\s*)?([^:\[\]{}#]+?)\s*:\s*(.*)$")
+HOLD = re.compile(r"^hold(?:\s*\{\s*banked\s+(" + DIGITS + r")\s*\})?$", re.IGNORECASE)
 RESULT = re.compile(r"^result\s+(.*)$", re.IGNORECASE)
 
 
@@ -45,7 +46,7 @@ class PigNotation(Notation):
         seats: list[dict[str, Any]] = []
         for number, raw, value in header.seats:
             seat, _, name = value.partition(" ")
-            if not seat.isdigit() or not name.strip():
+            if not is_number(seat) or not name.strip():
                 problems.add(number, 1, raw.strip(), 'a seat is [Seat "<number> <name>"]')
             else:
                 seats.append({"seat": int(seat), "name": name.strip()})
@@ -70,7 +71,7 @@ class PigNotation(Notation):
         missing = [n for n, ok in (('[Game "<id>"]', tags.get("game")),
                                    ('[Ruleset "<id> <version> sha256:<hash>"]',
                                     len(ruleset) == 3 and ruleset[2].startswith("sha256:")),
-                                   ('[Target "<points>"]', target.isdigit()),
+                                   ('[Target "<points>"]', is_number(target)),
                                    ('a [Seat "<number> <name>"] per player', seats)) if not ok]
         if missing:
             problems.add(1, 1, "", "the header needs " + ", ".join(missing))
@@ -104,7 +105,7 @@ class PigNotation(Notation):
             return
         words = m.group(2).split()
         i = 0
-        while i < len(words) and words[i].isdigit():
+        while i < len(words) and is_number(words[i]):
             self._emit(out, number, "die_rolled", 2, {"player": seat, "face": int(words[i])})
             i += 1
         rest = " ".join(words[i:])
@@ -123,7 +124,7 @@ class PigNotation(Notation):
         for item in filter(None, (x.strip() for x in scores_text.split(","))):
             name, _, score = item.rpartition(" ")
             seat = names.get(name.strip().lower())
-            if seat is None or not score.isdigit():
+            if seat is None or not is_number(score):
                 problems.add(number, 1, item, "a score is '<player> <points>'")
                 return
             scores[seat] = int(score)

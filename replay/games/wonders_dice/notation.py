@@ -30,13 +30,14 @@ from typing import Any
 from replay.contract import Notation
 from replay.events import Event
 from replay.notation import Collector, Parsed, escape, split_header
+from replay.numbers import DIGITS, is_number, is_signed_number
 from replay.problems import Level
 
 from .events import KIND
 from .rules_data import Options, Ruleset
 
 STRUCTURAL = ("Game", "Kind", "Ruleset", "Options", "Source", "SourceDetail", "Seat")
-ROLL = re.compile(r"^(\d+)\s*\.\s*roll\s+(.*)$", re.IGNORECASE)
+ROLL = re.compile(r"^(" + DIGITS + r")\s*\.\s*roll\s+(.*)$", re.IGNORECASE)
 SWAP = re.compile(r"^swap\s+(\S+)\s+for\s+(\S+)$", re.IGNORECASE)
 RESULT = re.compile(r"^result\s+(.*)$", re.IGNORECASE)
 ACTION = re.compile(r"^([^:{}#\[\]]+?)\s*:\s*([^{}]*?)\s*(\{([^}]*)\})?$")
@@ -73,7 +74,7 @@ def _options(text: str) -> dict[str, Any]:
         nullable = field is not None and type(None) in typing.get_args(field.annotation)
         if nullable and value.lower() in ("", "none", "null"):
             out[key] = None
-        elif value.lstrip("-").isdigit():
+        elif is_signed_number(value):
             out[key] = int(value)
         elif value.lower() in ("true", "false"):
             out[key] = value.lower() == "true"
@@ -102,7 +103,7 @@ def _tag_name(name: str) -> str:
 
 def _seat(value: str, number: int, raw: str, problems: Collector) -> dict[str, Any] | None:
     parts = value.split(None, 2)
-    if len(parts) < 3 or not parts[0].isdigit():
+    if len(parts) < 3 or not is_number(parts[0]):
         problems.add(number, raw.find('"') + 2, value, "a seat is [Seat \"<number> <city> <name>\"]")
         return None
     return {"seat": int(parts[0]), "name": parts[2].strip(), "city": parts[1].lower()}
@@ -194,7 +195,7 @@ class _Body:
         dice = []
         for item in filter(None, (x.strip() for x in text.split(","))):
             parts = item.split()
-            if len(parts) != 3 or not parts[2].isdigit():
+            if len(parts) != 3 or not is_number(parts[2]):
                 self.problems.add(number, self.col(number, item), item, "a die is '<id> <face> <section>'")
                 continue
             die = parts[0].lower()
@@ -232,7 +233,7 @@ class _Body:
             return step
         if kind == "wonder" and len(words) == 2:
             return {**step, "building": "wonder", "lane": "wonder", "space": words[1].lower()}
-        if kind == "bonus" and len(words) == 2 and words[1].isdigit():
+        if kind == "bonus" and len(words) == 2 and is_number(words[1]):
             return {**step, "slot": int(words[1])}
         if kind in ("build", "cross") and len(words) == (3 if kind == "build" else 2):
             where = words[-1].lower().split("/")
@@ -253,7 +254,7 @@ class _Body:
         claims: dict[str, Any] = {"paid": None, "vp": None, "coins": None}
         for item in filter(None, (x.strip() for x in text.split(","))):
             parts = item.split()
-            if len(parts) != 2 or parts[0].lower() not in claims or not parts[1].isdigit():
+            if len(parts) != 2 or parts[0].lower() not in claims or not is_number(parts[1]):
                 self.problems.add(number, self.col(number, item), item, "a claim is 'paid N', 'vp N' or 'coins N'")
                 return None
             claims[parts[0].lower()] = int(parts[1])
@@ -276,7 +277,7 @@ class _Body:
                     self.problems.add(number, self.col(number, part), part, "tiebreak is none, coins or shared")
                     return
             else:
-                m = re.match(r"^(.+?)\s+(\d+)\s+coins\s+(\d+)\s*(\[(.*)\])?$", part, re.IGNORECASE)
+                m = re.match(r"^(.+?)\s+(" + DIGITS + r")\s+coins\s+(" + DIGITS + r")\s*(\[(.*)\])?$", part, re.IGNORECASE)
                 seat = self.names.get(m.group(1).strip().lower()) if m else None
                 if m is None or seat is None:
                     self.problems.add(number, self.col(number, part), part,
@@ -285,7 +286,7 @@ class _Body:
                 cats = {}
                 for item in filter(None, (x.strip() for x in (m.group(5) or "").split(","))):
                     c = item.split()
-                    if len(c) != 2 or not c[1].isdigit():
+                    if len(c) != 2 or not is_number(c[1]):
                         self.problems.add(number, self.col(number, item), item, "a category is '<category> <vp>'")
                         return
                     cats[c[0].lower()] = int(c[1])
