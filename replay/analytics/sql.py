@@ -52,6 +52,8 @@ def _view(con: duckdb.DuckDBPyConnection, name: str, paths: list[Path], empty: p
             con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM read_parquet({_sql_list(paths)})")
         except duckdb.Error as exc:  # DuckDB reads the footers here: a damaged one fails the view
             raise QueryError(f"{name}: {exc}\n{DAMAGE_HINT}") from exc
+        except UnicodeDecodeError as exc:  # DuckDB's message quotes a damaged footer's bytes
+            raise QueryError(f"{name}: {NOT_UTF8}\n{DAMAGE_HINT}") from exc
     else:
         alias = "_empty_" + name.replace(".", "_")
         con.register(alias, empty.empty_table())
@@ -225,7 +227,11 @@ def run_sql(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | N
 
         names = ", ".join(views(registry or default))
         raise QueryError(f"{exc}\n(views: {names}; see `replay query --list` for named queries)") from exc
+    except UnicodeDecodeError as exc:  # a message or a value quoting bytes of a damaged file
+        raise QueryError(f"{NOT_UTF8}\n{DAMAGE_HINT}") from exc
 
+
+NOT_UTF8 = "DuckDB answered with text that is not UTF-8 (a column name or a value read from a file)"
 
 DAMAGE_HINT = "an archive file could not be read: it may be damaged; `replay verify` names it and says what repairs it"
 

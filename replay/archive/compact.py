@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -74,8 +73,9 @@ def compact(
                     first, last = ranges.get(entry.path, (None, None))
                     if first is None or last is None or last < lo or first > hi:  # both None, or neither
                         continue
+                    pf = archive.open_data(entry, dictionaries=False)
                     with reading(entry.path):
-                        tables.append(_read_game_range(archive.path_of(entry.path), lo, hi))
+                        tables.append(_read_game_range(pf, lo, hi))
                 merged = pa.concat_tables(tables)
                 ours.append(archive.prepare_table(merged, kind, spill=True, row_group_rows=row_group_rows))
                 if progress:
@@ -136,9 +136,8 @@ def _game_ranges(entries: list[mf.FileEntry], max_rows: int) -> list[tuple[str, 
     return ranges
 
 
-def _read_game_range(path: Path, low: str, high: str) -> pa.Table:
+def _read_game_range(pf: pq.ParquetFile, low: str, high: str) -> pa.Table:
     """The rows with ``low <= game_id <= high``, reading only row groups whose statistics overlap."""
-    pf = pq.ParquetFile(path, page_checksum_verification=True)
     groups = row_groups_between(pf, low, high)
     table = pf.read_row_groups(groups)
     ids = table.column("game_id")

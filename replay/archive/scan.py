@@ -12,13 +12,12 @@ from collections.abc import Iterator, Mapping
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from ..contract import AnyGame
 from ..errors import DamagedFile
 from ..events import Event
-from ..schema import DICTIONARY_COLUMNS, decode
-from .manifest import StreamInfo
+from ..schema import decode
+from .manifest import FileEntry, StreamInfo
 from .store import Archive, reading
 
 
@@ -37,9 +36,12 @@ def iter_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo
     wanted = pa.array(sorted(streams))
     damaged: dict[str, str] = {}
     completed: set[str] = set()
+    files = archive.snapshot().files
     for path in sorted({p for s in streams.values() for p in s.files}):
         try:
-            for events in _file_games(archive, game, path, streams, wanted, buffers):
+            if path not in files:
+                raise DamagedFile(f"{path} left the archive while it was read (a compaction?); run the command again")
+            for events in _file_games(archive, game, files[path], streams, wanted, buffers):
                 completed.add(events[0].game_id)
                 yield events
         except DamagedFile as exc:
@@ -53,11 +55,10 @@ def iter_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo
             unreadable[game_id] = reasons[0] if reasons else "some of its events could not be read"
 
 
-def _file_games(archive: Archive, game: AnyGame, path: str, streams: Mapping[str, StreamInfo], wanted: pa.Array,
+def _file_games(archive: Archive, game: AnyGame, entry: FileEntry, streams: Mapping[str, StreamInfo], wanted: pa.Array,
                 buffers: dict[str, list[Event]]) -> Iterator[list[Event]]:
-    with reading(path):
-        pf = pq.ParquetFile(archive.path_of(path), read_dictionary=list(DICTIONARY_COLUMNS),
-                            page_checksum_verification=True)
+    path = entry.path
+    pf = archive.open_data(entry)
     for group in range(pf.metadata.num_row_groups):
         with reading(path):
             table = pf.read_row_group(group)

@@ -195,16 +195,33 @@ class Archive:
     def path_of(self, relative: str) -> Path:
         return self.root / relative
 
-    def _footer(self, relative: str) -> pq.FileMetaData:
-        """A committed file's Parquet footer, parsed once per process (files never change;
-        a path is never reused for other content once committed)."""
-        meta = self._footers.get(relative)
+    def _footer(self, entry: mf.FileEntry) -> pq.FileMetaData:
+        """A committed file's Parquet footer, parsed and checked once per process (files never
+        change; a path is never reused for other content once committed).
+
+        No page checksum covers a footer: its columns must be the ones the manifest recorded,
+        or a reader would decode renamed or retyped columns (a KeyError, bytes where strings
+        belong) instead of naming the damaged file.
+        """
+        meta = self._footers.get(entry.path)
         if meta is None:
             if len(self._footers) >= FOOTER_CACHE_FILES:
                 self._footers.clear()
-            with reading(relative):
-                meta = self._footers[relative] = pq.read_metadata(self.path_of(relative))
+            with reading(entry.path):
+                meta = pq.read_metadata(self.path_of(entry.path))
+                layouts = file_layouts(self.path_of(entry.path), meta)
+            if layouts != {entry.schema}:
+                raise DamagedFile(f"{entry.path} is damaged (its columns are not the ones the manifest recorded); "
+                                  "run `replay verify`, and restore the file from a backup")
+            self._footers[entry.path] = meta
         return meta
+
+    def open_data(self, entry: mf.FileEntry, dictionaries: bool = True) -> pq.ParquetFile:
+        """A committed data file to read, its footer checked (:meth:`_footer`) and its pages verified."""
+        meta = self._footer(entry)
+        with reading(entry.path):
+            return pq.ParquetFile(self.path_of(entry.path), metadata=meta, page_checksum_verification=True,
+                                  read_dictionary=list(DICTIONARY_COLUMNS) if dictionaries else None)
 
     # ------------------------------------------------------------------ reading
 
@@ -231,7 +248,7 @@ class Archive:
             events: list[Event] = []
             for path in info.files:
                 with reading(path):
-                    table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
+                    table = _read_game_rows(self.path_of(path), game_id, self._footer(state.files[path]))
                 events.extend(decode(table, game))
         events.sort(key=lambda e: e.seq)
         if [e.seq for e in events] != list(range(info.last_seq + 1)):
@@ -246,8 +263,9 @@ class Archive:
             entries = sorted(self._refresh().files.values(), key=lambda f: f.path)
             for entry in entries:
                 if kind is None or entry.kind == kind:
+                    pf = self.open_data(entry)
                     with reading(entry.path):
-                        table = read_parquet(self.path_of(entry.path))
+                        table = pf.read()
                     yield entry, table
 
     def pins(self) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -256,8 +274,9 @@ class Archive:
         with self._lock(exclusive=False):
             for entry in sorted(self._refresh().files.values(), key=lambda f: f.path):
                 start = self.registry.get(entry.kind).start_type.event_type
+                pf = self.open_data(entry, dictionaries=False)
                 with reading(entry.path):
-                    table = read_parquet(self.path_of(entry.path), columns=["game_id", "type", start], dictionaries=False)
+                    table = pf.read(columns=["game_id", "type", start])
                 table = table.filter(pc.equal(table.column("type"), start))
                 for game_id, payload in zip(table.column("game_id").to_pylist(), table.column(start).to_pylist()):
                     out[game_id] = (entry.kind, payload["ruleset"])
@@ -277,9 +296,7 @@ class Archive:
 
     def _file_events(self, entry: mf.FileEntry) -> Iterator[Event]:
         game = self.registry.get(entry.kind)
-        with reading(entry.path):
-            pf = pq.ParquetFile(self.path_of(entry.path), page_checksum_verification=True,
-                                read_dictionary=list(DICTIONARY_COLUMNS))
+        pf = self.open_data(entry)
         for group in range(pf.metadata.num_row_groups):
             with reading(entry.path):
                 table = pf.read_row_group(group)
@@ -384,7 +401,7 @@ class Archive:
             holding = [p for p in (info.files if info else ()) if _overlaps(state.files[p].games[game_id], seq, seq)]
             for path in holding:  # the one file whose span of this game holds seq
                 with reading(path):
-                    table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
+                    table = _read_game_rows(self.path_of(path), game_id, self._footer(state.files[path]))
                 hit = table.filter(pc.equal(table.column("seq"), seq))
                 if hit.num_rows:
                     stored: int = hit.column("hash")[0].as_py()
@@ -409,14 +426,15 @@ class Archive:
     def read_chain(self, game_id: str) -> list[tuple[Event, int]]:
         """One game's events exactly as stored (no upcasting), each with its stored chain hash."""
         with self._lock(exclusive=False):
-            info = self._refresh().streams.get(game_id)
+            state = self._refresh()
+            info = state.streams.get(game_id)
             if info is None:
                 raise GameNotFound(f"no game {game_id!r} in {self.root}")
             game = self.registry.get(info.kind)
             rows: list[tuple[Event, int]] = []
             for path in info.files:
                 with reading(path):
-                    table = _read_game_rows(self.path_of(path), game_id, self._footer(path))
+                    table = _read_game_rows(self.path_of(path), game_id, self._footer(state.files[path]))
                 rows.extend(zip(decode(table, game, upcast=False), table.column("hash").to_pylist()))
         rows.sort(key=lambda r: r[0].seq)
         return rows
@@ -699,6 +717,13 @@ def parquet_bytes(table: pa.Table, row_group_rows: int = ROW_GROUP_ROWS) -> byte
         write_page_checksum=True,
     )
     return sink.getvalue()
+
+
+def file_layouts(path: Path, meta: pq.FileMetaData) -> set[str]:
+    """The column layouts (schema fingerprints) a data file's footer declares: its Parquet schema's
+    and the Arrow schema's stored beside it. A sound file declares one, the manifest's."""
+    return {schema_fingerprint(meta.schema.to_arrow_schema()),
+            schema_fingerprint(pq.ParquetFile(path, metadata=meta).schema_arrow)}
 
 
 def read_parquet(path: Path, columns: list[str] | None = None, dictionaries: bool = True) -> pa.Table:

@@ -27,18 +27,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner, Result
-from hypothesis import HealthCheck, reject, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from replay.archive import Archive
 from replay.canonical import canonical_json
 from replay.cli.main import cli
-from replay.errors import ReplayError
-from replay.schema import schema_fingerprint
 
 LONG = os.environ.get("REPLAY_FUZZ") == "long"
 
@@ -346,41 +341,6 @@ def forge(record: Path, edit: Callable[[Any], Any]) -> None:
     raw["body"] = edit(raw["body"])
     raw["sha256"] = hashlib.sha256(canonical_json(raw["body"])).hexdigest()
     record.write_bytes(json.dumps(raw, separators=(",", ":")).encode())
-
-
-def schema_damaged(archive: Path, pristine: Path) -> bool:
-    """Whether a committed data file's schema (in its Parquet footer, which no page checksum covers:
-    the Parquet schema or the Arrow schema stored beside it) is not the one of the file the manifest
-    names in the ``pristine`` archive: the known bug family of test_fuzz_parquet's xfail tests."""
-    try:
-        files = Archive(archive).snapshot().files.values()
-    except ReplayError:
-        return False
-    for entry in files:
-        path, original = archive / entry.path, pristine / entry.path
-        try:
-            if path.is_file() and original.is_file() and not (
-                    pq.read_metadata(path).schema.equals(pq.read_metadata(original).schema)
-                    and pq.read_schema(path).equals(pq.read_schema(original))
-                    and schema_fingerprint(pq.read_schema(path)) == entry.schema):
-                return True
-        except (OSError, pa.ArrowException, UnicodeDecodeError):
-            continue  # unreadable: readers say so cleanly
-    return False
-
-
-@contextmanager
-def known_schema_bug(archive: Path, pristine: Path) -> Iterator[None]:
-    """Readers decode a data file by its own footer, not the schema the manifest recorded; a damaged
-    footer (a renamed column, a string turned binary) then raises KeyError/TypeError instead of a
-    message. Pinned by the xfail tests in test_fuzz_parquet.py; here such a traceback rejects the
-    example (when the footer is checked, nothing is rejected any more and this can go)."""
-    try:
-        yield
-    except Uncaught:
-        if schema_damaged(archive, pristine):
-            reject()
-        raise
 
 
 def records(archive: Path) -> list[Path]:

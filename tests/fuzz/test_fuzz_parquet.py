@@ -22,17 +22,14 @@ from hypothesis import strategies as st
 from .conftest import (
     FUZZ,
     Base,
-    Uncaught,
     assert_holds,
     data_files,
     examples,
     forge,
-    known_schema_bug,
     read_some,
     records,
     run,
     scaled,
-    schema_damaged,
     scratch,
     tree,
     verified,
@@ -112,12 +109,11 @@ def test_damage_then_read(base: Base, scratch_root: Path, data: st.DataObject, f
         how, touched = damage(data, archive)
         if forged:
             re_sign(archive, touched)
-        with known_schema_bug(archive, base.archive):
-            ok = assert_holds(archive, base.export, base.games)
-            event(f"{how}{' forged' if forged else ''}: verify {'OK' if ok else 'finds it'}")
-            if not forged and tree(archive, ("data",)) != tree(base.archive, ("data",)):
-                assert not ok, f"verify does not see the damage ({how})"
-            read_some(data, archive, base.game_ids(), tmp)
+        ok = assert_holds(archive, base.export, base.games)
+        event(f"{how}{' forged' if forged else ''}: verify {'OK' if ok else 'finds it'}")
+        if not forged and tree(archive, ("data",)) != tree(base.archive, ("data",)):
+            assert not ok, f"verify does not see the damage ({how})"
+        read_some(data, archive, base.game_ids(), tmp)
 
 
 @examples(20)
@@ -130,9 +126,8 @@ def test_damage_then_write(base: Base, scratch_root: Path, data: st.DataObject, 
         how, touched = damage(data, archive)
         if forged:
             re_sign(archive, touched)
-        with known_schema_bug(archive, base.archive):
-            expected = write_after_damage(base, archive, tmp)
-            ok = assert_holds(archive, expected)
+        expected = write_after_damage(base, archive, tmp)
+        ok = assert_holds(archive, expected)
         event(f"{how}{' forged' if forged else ''}: after writes, verify {'OK' if ok else 'finds it'}")
 
 
@@ -154,15 +149,10 @@ def test_every_byte_flip_of_a_small_file(base: Base, scratch_root: Path) -> None
             raw[at] ^= 0x5A
             target.write_bytes(bytes(raw))
             re_sign(archive, [target])
-            try:
-                verdict = "verify OK" if assert_holds(archive, base.export, base.games) else "verify finds it"
-                for game_id in base.game_ids():
-                    run(["audit", "-a", archive, game_id], codes=(0, 1), max_output=None)
-            except Uncaught:
-                if not schema_damaged(archive, base.archive):  # else: the known footer bug (test_a_damaged_footer_...)
-                    raise
-                verdict = "the known footer bug"
-            seen[verdict] = seen.get(verdict, 0) + 1
+            verdict = "verify OK" if assert_holds(archive, base.export, base.games) else "verify finds it"
+            for game_id in base.game_ids():
+                run(["audit", "-a", archive, game_id], codes=(0, 1), max_output=None)
+            seen[verdict] += 1
     assert sum(seen.values()) == len(range(0, size, step))
     assert seen["verify finds it"] > 0
 
@@ -171,12 +161,11 @@ def test_verified_base(base: Base) -> None:
     assert verified(base.archive)
 
 
-# Found by the fuzzer, not fixed here: readers (export, events, audit, show, step, diff, regress,
-# query, rules store) and verify itself decode a data file by the schema in its own Parquet footer,
-# which no page checksum covers, instead of checking it against the schema fingerprint the manifest
-# recorded. One flipped byte in the footer (a column renamed, a string column turned binary), or a
-# file replaced by one of another layout, then ends in KeyError / TypeError tracebacks. `verify`
-# does report a schema problem, then decodes on and raises TypeError in the hash chain check.
+# Found by the fuzzer, fixed: readers decoded a data file by the schema in its own Parquet footer,
+# which no page checksum covers. One flipped byte there (a column renamed, a string column turned
+# binary), or a file replaced by one of another layout, ended in KeyError / TypeError tracebacks.
+# Now every reader checks the footer's layout against the manifest's fingerprint (Archive._footer)
+# and names the file; verify reports the schema and stops decoding that file.
 
 def _footer_start(raw: bytes) -> int:
     return len(raw) - 8 - int.from_bytes(raw[-8:-4], "little")
@@ -211,27 +200,20 @@ FOOTER_DAMAGE = {
 }
 
 
-FOOTER_BUG = pytest.mark.xfail(strict=True, raises=Uncaught, reason="readers trust the Parquet footer's schema, not the "
-                               "manifest's fingerprint: KeyError/TypeError on a damaged footer")
-FOOTER_CASES = [
-    pytest.param(how, command, marks=[FOOTER_BUG] if (how, command) in {
-        ("game_id renamed", "export"), ("game_id renamed", "audit"), ("game_id renamed", "regress"),
-        ("seats renamed", "audit"),
-        ("strings turned binary", "verify"), ("strings turned binary", "export"), ("strings turned binary", "audit"),
-    } else [], id=f"{command}-{how.replace(' ', '-')}")
-    for how in sorted(FOOTER_DAMAGE) for command in ("verify", "export", "audit", "regress")
-]
+FOOTER_CASES = [pytest.param(how, command, id=f"{command}-{how.replace(' ', '-')}")
+                for how in sorted(FOOTER_DAMAGE) for command in ("verify", "export", "audit", "regress")]
 
 
 @pytest.mark.parametrize("how, command", FOOTER_CASES)
 def test_a_damaged_footer_is_named_not_a_traceback(base: Base, scratch_root: Path, how: str, command: str) -> None:
-    """Every reader answers a damaged footer with a word (the xfail ones raise today); `export` may
-    still write what it read (exit 0: `verify` is what vouches for the content, and it sees the damage)."""
+    """Every reader checks a footer's columns against the manifest's record of them, and names the
+    damaged file instead of decoding renamed or retyped columns."""
     with scratch(scratch_root) as tmp:
         archive = base.copy(tmp)
         pig_file = next(f for f in data_files(archive) if f.parent.name == "pig" and f.name.startswith("0000000001-"))
         FOOTER_DAMAGE[how](pig_file)
         args = {"verify": [], "export": [], "audit": ["pig-s1-000000"], "regress": []}[command]
-        result = run([command, "-a", archive, *args], codes=(0, 1), max_output=None)
+        result = run([command, "-a", archive, *args], codes=(1,), max_output=None)
+        assert pig_file.name in result.output
         if command == "verify":
-            assert result.exit_code == 1 and "archive.checksum" in result.output
+            assert "archive.checksum" in result.output and "archive.schema" in result.output
