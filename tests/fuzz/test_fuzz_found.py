@@ -1,8 +1,8 @@
 """Minimal repros of what the fuzz suite found and what was fixed with it (each fails without its fix).
 
-The repros of what was found and not fixed are xfail(strict=True) tests beside the fuzz test that
-found them: test_fuzz_notation.py (number parsing in the notation readers) and test_fuzz_parquet.py
-(readers trusting a damaged Parquet footer).
+Some repros sit beside the fuzz test that found them: test_fuzz_notation.py (numbers the notation
+readers passed to int()), test_fuzz_step.py (positions), test_fuzz_parquet.py (readers trusting a
+damaged Parquet footer) and test_hostile_corpus.py (seqs of a JSON Lines file).
 """
 
 from __future__ import annotations
