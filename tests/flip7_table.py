@@ -21,8 +21,11 @@ KIND = {c.card: c.kind for c in PACK.deck}
 
 
 class Table:
-    def __init__(self, names: Sequence[str], seed: int, first_dealer: int = 0, game_id: str = "f7") -> None:
+    def __init__(self, names: Sequence[str], seed: int, first_dealer: int = 0, game_id: str = "f7",
+                 bold: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.bold = bold
+        """A bold table never stays: more busts, and Flip 7s."""
         self.n = len(names)
         self.game_id = game_id
         self.events: list[Event] = []
@@ -69,7 +72,7 @@ class Table:
             turn += 1
             if s not in self.active:
                 continue
-            if self.rng.random() < min(0.9, len(self.numbers(s)) / 6):
+            if not self.bold and self.rng.random() < min(0.9, len(self.numbers(s)) / 6):
                 self.emit(ev.PlayerStayed(seat=s))
                 self.active.discard(s)
             else:

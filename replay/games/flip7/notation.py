@@ -290,7 +290,6 @@ class _Reader:
         if dealer is None:
             self.problem(m.start(2), m.group(2), "unknown dealer " + self.seat_list())
             return
-        self.close_reconstructed()
         self.emit(RoundStarted, {"round": int(m.group(1)), "dealer": dealer})
 
     def shuffle_line(self, m: re.Match[str]) -> None:
