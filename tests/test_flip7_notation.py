@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from flip7_table import DECK, PACK, game
@@ -245,3 +246,9 @@ def test_mutated_games_read_without_a_traceback(seed, data):
     j = data.draw(st.integers(0, len(lines[i])))
     lines[i] = lines[i][:j] + data.draw(st.sampled_from(["²", "(", ")", "->", " ", "bust", "x", "\x07", "", ":"])) + lines[i][j:]
     read("\n".join(lines))
+
+
+def test_the_example_in_the_docs_reads_without_a_problem():
+    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
+    example = doc.split("## Flip 7", 1)[1].split("```")[1]
+    assert read(example, "raise").events
