@@ -12,11 +12,14 @@
 
     round 1 dealer Cy
     Ana: 7                               # the deal: a card without 'hit'
-    Ben: freeze -> Cy frozen
+    Ben: chance                          # a Second Chance, kept
     Cy: flip3 -> Ana (5 12 +4)           # Ana draws the three cards
-    Ana: hit 12 saved                    # a Second Chance used
-    Ana: stay
-    end round 1: Ana 33 total 33, Ben 0 total 0, Cy 0 total 0
+    Ana: hit 12 bust
+    Ben: hit freeze -> Cy frozen
+    Ben: hit 8
+    Ben: hit 8 saved                     # the Second Chance cancels the duplicate
+    Ben: stay
+    end round 1: Ana 0 total 0, Ben 8 total 8, Cy 0 total 0
 
 A name and a colon begin a line of one player's cards and choices; inside the parentheses after
 a Flip Three the cards are its target's. Consequences are short markers (``bust``, ``saved``,
