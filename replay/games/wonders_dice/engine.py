@@ -22,7 +22,7 @@ from replay.errors import RuleViolation
 from replay.events import Event
 from replay.problems import Location, Problem
 
-from .rules_data import Effect, Face, Lane, Options, Ruleset
+from .rules_data import Building, Effect, Face, Lane, Options, Ruleset
 from .state import GameState, PlayerState
 
 RULES: dict[str, str] = {
@@ -127,6 +127,50 @@ class Outcome(NamedTuple):
     void: bool = False
 
 
+# ----------------------------------------------------------------------------- compiled tables
+
+
+class BoardTables:
+    """A board compiled once against its ruleset's dice: for each die colour and face, the
+    (building, lane) pairs the face reaches, in board order (what the resolver lists), and the
+    same as a set of (building id, lane symbol) (what it checks). Plain reads instead of
+    walking every building of the board for every die and every question."""
+
+    __slots__ = ("board", "reach", "reaches")
+
+    def __init__(self, rules: Ruleset, board: dict[str, Building]) -> None:
+        self.board = board  # held, so the id keying the cache stays its own
+        self.reach: dict[str, dict[str, tuple[tuple[str, Lane], ...]]] = {}
+        self.reaches: dict[str, dict[str, frozenset[tuple[str, str]]]] = {}
+        for colour, faces in rules.faces.items():
+            reach = self.reach[colour] = {}
+            reaches = self.reaches[colour] = {}
+            for name, face in faces.items():
+                wide = bool(face.colours or face.buildings)
+                pairs: list[tuple[str, Lane]] = []
+                for b in board.values():
+                    if wide:
+                        if b.colour in face.colours or b.id in face.buildings:
+                            pairs.extend((b.id, lane) for lane in b.lanes)
+                    elif b.colour == colour:
+                        pairs.extend((b.id, lane) for lane in b.lanes if lane.symbol in face.symbols)
+                reach[name] = tuple(pairs)
+                reaches[name] = frozenset(
+                    (key, lane.symbol) for key, b in board.items() for lane in b.lanes
+                    if ((b.colour in face.colours or b.id in face.buildings) if wide
+                        else (b.colour == colour and lane.symbol in face.symbols))
+                )
+
+
+def board_tables(rules: Ruleset, board: dict[str, Building]) -> BoardTables:
+    """The compiled tables of a board under a ruleset (built on first use, then kept by the ruleset)."""
+    cache: dict[int, Any] = rules.compiled
+    tables = cache.get(id(board))
+    if tables is None or tables.board is not board:
+        tables = cache[id(board)] = BoardTables(rules, board)
+    return tables
+
+
 # ----------------------------------------------------------------------------- costs
 
 
@@ -177,6 +221,7 @@ class _Action:
         self.paid = 0
         self.vp = 0
         self.steps: list[StepKey] = []
+        self.tables = board_tables(self.rules, p.board)
 
     def ask(self, prompt: Prompt) -> StepKey:
         step = self.chooser.choose(prompt)
@@ -241,30 +286,25 @@ class _Action:
     def _open(self, lane: Lane, building: str) -> Iterable[str]:
         """The spaces of a lane that could be crossed now: the next one on an arrow, or any open one.
         (Every other space breaks space.order or space.taken, so leaving it out loses nothing.)"""
-        crossed = self.p.crossed.get(building, ())
+        crossed = self.p.crossed.get(building)
+        if not crossed:
+            return lane.spaces[:1] if lane.ordered else list(lane.spaces)
         if lane.ordered:
-            nxt = next((x for x in lane.spaces if x not in crossed), None)
-            return (nxt,) if nxt is not None else ()
+            for x in lane.spaces:
+                if x not in crossed:
+                    return (x,)
+            return ()
         return [x for x in lane.spaces if x not in crossed]
 
     def _reach(self, die: str) -> Iterable[tuple[str, Lane]]:
-        colour = self.state.forum[die]
-        face = self._face(die)
-        for b in self.p.board.values():
-            if face.colours or face.buildings:
-                if b.colour in face.colours or b.id in face.buildings:
-                    yield from ((b.id, lane) for lane in b.lanes)
-            elif b.colour == colour:
-                yield from ((b.id, lane) for lane in b.lanes if lane.symbol in face.symbols)
+        """The (building, lane) pairs the die's face reaches on this board, in board order (compiled once)."""
+        return self.tables.reach[self.state.forum[die]][self.state.roll[die][0]]
 
     def _reaches(self, die: str, building: str | None, lane: str | None) -> bool:
         b = self.p.board.get(building) if building else None
         if b is None or lane not in b.lane:
             return False
-        face = self._face(die)
-        if face.colours or face.buildings:
-            return b.colour in face.colours or b.id in face.buildings
-        return b.colour == self.state.forum[die] and lane in face.symbols
+        return (building, lane) in self.tables.reaches[self.state.forum[die]][self.state.roll[die][0]]
 
     def _face(self, die: str) -> Face:
         return self.rules.faces[self.state.forum[die]][self.state.roll[die][0]]
