@@ -136,10 +136,15 @@ class BoardTables:
     same as a set of (building id, lane symbol) (what it checks). Plain reads instead of
     walking every building of the board for every die and every question."""
 
-    __slots__ = ("board", "reach", "reaches")
+    __slots__ = ("board", "reach", "reaches", "asks")
 
     def __init__(self, rules: Ruleset, board: dict[str, Building]) -> None:
         self.board = board  # held, so the id keying the cache stays its own
+        self.asks: dict[str, frozenset[str]] = {
+            key: frozenset(s.id for s in b.spaces if any(e.type in ("cross", "extra_action") for e in s.effects))
+            for key, b in board.items()
+        }
+        """By building: the spaces whose effects ask a question (cross a space, take another action)."""
         self.reach: dict[str, dict[str, tuple[tuple[str, Lane], ...]]] = {}
         self.reaches: dict[str, dict[str, frozenset[tuple[str, str]]]] = {}
         for colour, faces in rules.faces.items():
@@ -186,6 +191,8 @@ def die_cost(state: GameState, p: PlayerState, die: str, free: bool) -> int:
 
 
 def construction_coins(p: PlayerState, cost: int) -> int:
+    if not cost:
+        return 0  # nothing to pay whatever the resources (and they need not be counted)
     return max(0, cost - max(0, p.resources))
 
 
@@ -353,7 +360,11 @@ class _Action:
         if space in crossed:
             return ("space.taken", f"an open space of {building}", f"{space}, already crossed")
         if lane.ordered:
-            nxt = next((x for x in lane.spaces if x not in crossed), None)
+            nxt = None
+            for x in lane.spaces:
+                if x not in crossed:
+                    nxt = x
+                    break
             if space != nxt:
                 return ("space.order", f"{nxt} (next on the {lane_symbol} arrow)", space)
         if b.guild:
@@ -590,6 +601,41 @@ def resolve(state: GameState, seat: int, chooser: Chooser, queue: list[FollowUp]
     only the main one: the effects' questions wait on the queue, see :func:`resolve_follow_ups`)."""
     action = _Action(state, state.players[seat], chooser, queue)
     action.main()
+    return Outcome(action.paid, action.vp, action.steps)
+
+
+class _NoQuestions(Chooser):
+    def choose(self, prompt: Prompt) -> StepKey:
+        raise AssertionError(f"a direct resolution asked a {prompt.kind} question")  # resolve_direct ruled it out
+
+
+_NO_QUESTIONS = _NoQuestions()
+
+
+def resolve_direct(state: GameState, seat: int, step: StepKey) -> Outcome | None:
+    """Resolve a one-step main action that asks no further question, in place: the resolver's own
+    check of the step (:meth:`_Action._action_problem`, what the main prompt asks) and its own
+    application (:meth:`_Action._do_action`), without the prompt and the chooser between them.
+
+    None, with nothing changed, if the step is refused or if the action would ask a question (a
+    space whose effects cross a space or take another action, a completion that asks for a bonus
+    slot): :func:`resolve` then does it the general way, reporting whatever is wrong as it always
+    did. Only for sequential or simultaneous resolution (not two-phase).
+    """
+    p = state.players[seat]
+    action = _Action(state, p, _NO_QUESTIONS)
+    if action._action_problem(step, free=False, main=True) is not None:
+        return None
+    if step.kind != "pass":
+        building = step.building
+        assert building is not None and step.space is not None  # the check refused a step without them
+        if step.space in action.tables.asks[building]:
+            return None
+        b = p.board[building]
+        if b.bonus_on_complete and not all(p.bonuses) and len(p.crossed.get(building, ())) + 1 >= len(b.spaces):
+            return None  # it may complete the building: a bonus slot to choose
+    action.steps.append(step)
+    action._do_action(step, free=False)
     return Outcome(action.paid, action.vp, action.steps)
 
 
