@@ -120,6 +120,9 @@ class Chooser:
         raise NotImplementedError
 
 
+_PASS = StepKey("pass")
+
+
 class Outcome(NamedTuple):
     paid: int
     vp: int
@@ -220,6 +223,8 @@ class _Action:
     :func:`resolve_follow_ups` asks them later, in order, after every seat's main action.
     """
 
+    __slots__ = ("state", "p", "chooser", "rules", "options", "queue", "paid", "vp", "steps", "tables")
+
     def __init__(self, state: GameState, p: PlayerState, chooser: Chooser, queue: list[FollowUp] | None = None) -> None:
         self.state, self.p, self.chooser = state, p, chooser
         self.rules: Ruleset = state.rules
@@ -277,18 +282,38 @@ class _Action:
         return tuple(kinds)
 
     def _action_candidates(self, allowed: tuple[str, ...] = ("pass", "wonder", "build")) -> Iterable[StepKey]:
+        """Every action worth checking, in a fixed order (bots draw from it): pass, the Wonder's
+        open spaces, then for each Forum die the open spaces its face reaches (compiled tables)."""
+        out: list[StepKey] = []
         if "pass" in allowed:
-            yield StepKey("pass")
+            out.append(_PASS)
+        p = self.p
+        crossed_of = p.crossed
+        new = tuple.__new__
         if "wonder" in allowed:
-            for lane in self.p.board["wonder"].lanes:
+            for lane in p.board["wonder"].lanes:
                 for space in self._open(lane, "wonder"):
-                    yield StepKey("wonder", None, "wonder", lane.symbol, space)
+                    out.append(new(StepKey, ("wonder", None, "wonder", lane.symbol, space, None)))
         if "build" not in allowed:
-            return
-        for die in self.state.forum:
-            for building, lane in self._reach(die):
-                for space in self._open(lane, building):
-                    yield StepKey("build", die, building, lane.symbol, space)
+            return out
+        reach, roll = self.tables.reach, self.state.roll
+        for die, colour in self.state.forum.items():
+            for building, lane in reach[colour][roll[die][0]]:
+                crossed = crossed_of.get(building)
+                if not crossed:
+                    if lane.ordered:
+                        out.append(new(StepKey, ("build", die, building, lane.symbol, lane.spaces[0], None)))
+                    else:
+                        out.extend(new(StepKey, ("build", die, building, lane.symbol, x, None)) for x in lane.spaces)
+                elif lane.ordered:
+                    for x in lane.spaces:
+                        if x not in crossed:
+                            out.append(new(StepKey, ("build", die, building, lane.symbol, x, None)))
+                            break
+                else:
+                    out.extend(new(StepKey, ("build", die, building, lane.symbol, x, None))
+                               for x in lane.spaces if x not in crossed)
+        return out
 
     def _open(self, lane: Lane, building: str) -> Iterable[str]:
         """The spaces of a lane that could be crossed now: the next one on an arrow, or any open one.
