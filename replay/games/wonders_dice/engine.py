@@ -22,7 +22,7 @@ from replay.errors import RuleViolation
 from replay.events import Event
 from replay.problems import Location, Problem
 
-from .rules_data import Effect, Face, Lane, Options, Ruleset
+from .rules_data import Building, Effect, Face, Lane, Options, Ruleset
 from .state import GameState, PlayerState
 
 RULES: dict[str, str] = {
@@ -120,11 +120,63 @@ class Chooser:
         raise NotImplementedError
 
 
+_PASS = StepKey("pass")
+
+
 class Outcome(NamedTuple):
     paid: int
     vp: int
     steps: list[StepKey]
     void: bool = False
+
+
+# ----------------------------------------------------------------------------- compiled tables
+
+
+class BoardTables:
+    """A board compiled once against its ruleset's dice: for each die colour and face, the
+    (building, lane) pairs the face reaches, in board order (what the resolver lists), and the
+    same as a set of (building id, lane symbol) (what it checks). Plain reads instead of
+    walking every building of the board for every die and every question."""
+
+    __slots__ = ("board", "reach", "reaches", "asks")
+
+    def __init__(self, rules: Ruleset, board: dict[str, Building]) -> None:
+        self.board = board  # held, so the id keying the cache stays its own
+        self.asks: dict[str, frozenset[str]] = {
+            key: frozenset(s.id for s in b.spaces if any(e.type in ("cross", "extra_action") for e in s.effects))
+            for key, b in board.items()
+        }
+        """By building: the spaces whose effects ask a question (cross a space, take another action)."""
+        self.reach: dict[str, dict[str, tuple[tuple[str, Lane], ...]]] = {}
+        self.reaches: dict[str, dict[str, frozenset[tuple[str, str]]]] = {}
+        for colour, faces in rules.faces.items():
+            reach = self.reach[colour] = {}
+            reaches = self.reaches[colour] = {}
+            for name, face in faces.items():
+                wide = bool(face.colours or face.buildings)
+                pairs: list[tuple[str, Lane]] = []
+                for b in board.values():
+                    if wide:
+                        if b.colour in face.colours or b.id in face.buildings:
+                            pairs.extend((b.id, lane) for lane in b.lanes)
+                    elif b.colour == colour:
+                        pairs.extend((b.id, lane) for lane in b.lanes if lane.symbol in face.symbols)
+                reach[name] = tuple(pairs)
+                reaches[name] = frozenset(
+                    (key, lane.symbol) for key, b in board.items() for lane in b.lanes
+                    if ((b.colour in face.colours or b.id in face.buildings) if wide
+                        else (b.colour == colour and lane.symbol in face.symbols))
+                )
+
+
+def board_tables(rules: Ruleset, board: dict[str, Building]) -> BoardTables:
+    """The compiled tables of a board under a ruleset (built on first use, then kept by the ruleset)."""
+    cache: dict[int, Any] = rules.compiled
+    tables = cache.get(id(board))
+    if tables is None or tables.board is not board:
+        tables = cache[id(board)] = BoardTables(rules, board)
+    return tables
 
 
 # ----------------------------------------------------------------------------- costs
@@ -142,6 +194,8 @@ def die_cost(state: GameState, p: PlayerState, die: str, free: bool) -> int:
 
 
 def construction_coins(p: PlayerState, cost: int) -> int:
+    if not cost:
+        return 0  # nothing to pay whatever the resources (and they need not be counted)
     return max(0, cost - max(0, p.resources))
 
 
@@ -169,6 +223,8 @@ class _Action:
     :func:`resolve_follow_ups` asks them later, in order, after every seat's main action.
     """
 
+    __slots__ = ("state", "p", "chooser", "rules", "options", "queue", "paid", "vp", "steps", "tables")
+
     def __init__(self, state: GameState, p: PlayerState, chooser: Chooser, queue: list[FollowUp] | None = None) -> None:
         self.state, self.p, self.chooser = state, p, chooser
         self.rules: Ruleset = state.rules
@@ -177,6 +233,7 @@ class _Action:
         self.paid = 0
         self.vp = 0
         self.steps: list[StepKey] = []
+        self.tables = board_tables(self.rules, p.board)
 
     def ask(self, prompt: Prompt) -> StepKey:
         step = self.chooser.choose(prompt)
@@ -225,46 +282,61 @@ class _Action:
         return tuple(kinds)
 
     def _action_candidates(self, allowed: tuple[str, ...] = ("pass", "wonder", "build")) -> Iterable[StepKey]:
+        """Every action worth checking, in a fixed order (bots draw from it): pass, the Wonder's
+        open spaces, then for each Forum die the open spaces its face reaches (compiled tables)."""
+        out: list[StepKey] = []
         if "pass" in allowed:
-            yield StepKey("pass")
+            out.append(_PASS)
+        p = self.p
+        crossed_of = p.crossed
+        new = tuple.__new__
         if "wonder" in allowed:
-            for lane in self.p.board["wonder"].lanes:
+            for lane in p.board["wonder"].lanes:
                 for space in self._open(lane, "wonder"):
-                    yield StepKey("wonder", None, "wonder", lane.symbol, space)
+                    out.append(new(StepKey, ("wonder", None, "wonder", lane.symbol, space, None)))
         if "build" not in allowed:
-            return
-        for die in self.state.forum:
-            for building, lane in self._reach(die):
-                for space in self._open(lane, building):
-                    yield StepKey("build", die, building, lane.symbol, space)
+            return out
+        reach, roll = self.tables.reach, self.state.roll
+        for die, colour in self.state.forum.items():
+            for building, lane in reach[colour][roll[die][0]]:
+                crossed = crossed_of.get(building)
+                if not crossed:
+                    if lane.ordered:
+                        out.append(new(StepKey, ("build", die, building, lane.symbol, lane.spaces[0], None)))
+                    else:
+                        out.extend(new(StepKey, ("build", die, building, lane.symbol, x, None)) for x in lane.spaces)
+                elif lane.ordered:
+                    for x in lane.spaces:
+                        if x not in crossed:
+                            out.append(new(StepKey, ("build", die, building, lane.symbol, x, None)))
+                            break
+                else:
+                    out.extend(new(StepKey, ("build", die, building, lane.symbol, x, None))
+                               for x in lane.spaces if x not in crossed)
+        return out
 
     def _open(self, lane: Lane, building: str) -> Iterable[str]:
         """The spaces of a lane that could be crossed now: the next one on an arrow, or any open one.
         (Every other space breaks space.order or space.taken, so leaving it out loses nothing.)"""
-        crossed = self.p.crossed.get(building, ())
+        crossed = self.p.crossed.get(building)
+        if not crossed:
+            return lane.spaces[:1] if lane.ordered else list(lane.spaces)
         if lane.ordered:
-            nxt = next((x for x in lane.spaces if x not in crossed), None)
-            return (nxt,) if nxt is not None else ()
+            for x in lane.spaces:
+                if x not in crossed:
+                    return (x,)
+            return ()
         return [x for x in lane.spaces if x not in crossed]
 
     def _reach(self, die: str) -> Iterable[tuple[str, Lane]]:
-        colour = self.state.forum[die]
-        face = self._face(die)
-        for b in self.p.board.values():
-            if face.colours or face.buildings:
-                if b.colour in face.colours or b.id in face.buildings:
-                    yield from ((b.id, lane) for lane in b.lanes)
-            elif b.colour == colour:
-                yield from ((b.id, lane) for lane in b.lanes if lane.symbol in face.symbols)
+        """The (building, lane) pairs the die's face reaches on this board, in board order (compiled once)."""
+        return self.tables.reach[self.state.forum[die]][self.state.roll[die][0]]
 
     def _reaches(self, die: str, building: str | None, lane: str | None) -> bool:
         b = self.p.board.get(building) if building else None
         if b is None or lane not in b.lane:
             return False
-        face = self._face(die)
-        if face.colours or face.buildings:
-            return b.colour in face.colours or b.id in face.buildings
-        return b.colour == self.state.forum[die] and lane in face.symbols
+        return (building, lane) in self.tables.reaches[self.state.forum[die]][self.state.roll[die][0]]
 
     def _face(self, die: str) -> Face:
         return self.rules.faces[self.state.forum[die]][self.state.roll[die][0]]
@@ -313,7 +385,11 @@ class _Action:
         if space in crossed:
             return ("space.taken", f"an open space of {building}", f"{space}, already crossed")
         if lane.ordered:
-            nxt = next((x for x in lane.spaces if x not in crossed), None)
+            nxt = None
+            for x in lane.spaces:
+                if x not in crossed:
+                    nxt = x
+                    break
             if space != nxt:
                 return ("space.order", f"{nxt} (next on the {lane_symbol} arrow)", space)
         if b.guild:
@@ -550,6 +626,41 @@ def resolve(state: GameState, seat: int, chooser: Chooser, queue: list[FollowUp]
     only the main one: the effects' questions wait on the queue, see :func:`resolve_follow_ups`)."""
     action = _Action(state, state.players[seat], chooser, queue)
     action.main()
+    return Outcome(action.paid, action.vp, action.steps)
+
+
+class _NoQuestions(Chooser):
+    def choose(self, prompt: Prompt) -> StepKey:
+        raise AssertionError(f"a direct resolution asked a {prompt.kind} question")  # resolve_direct ruled it out
+
+
+_NO_QUESTIONS = _NoQuestions()
+
+
+def resolve_direct(state: GameState, seat: int, step: StepKey) -> Outcome | None:
+    """Resolve a one-step main action that asks no further question, in place: the resolver's own
+    check of the step (:meth:`_Action._action_problem`, what the main prompt asks) and its own
+    application (:meth:`_Action._do_action`), without the prompt and the chooser between them.
+
+    None, with nothing changed, if the step is refused or if the action would ask a question (a
+    space whose effects cross a space or take another action, a completion that asks for a bonus
+    slot): :func:`resolve` then does it the general way, reporting whatever is wrong as it always
+    did. Only for sequential or simultaneous resolution (not two-phase).
+    """
+    p = state.players[seat]
+    action = _Action(state, p, _NO_QUESTIONS)
+    if action._action_problem(step, free=False, main=True) is not None:
+        return None
+    if step.kind != "pass":
+        building = step.building
+        assert building is not None and step.space is not None  # the check refused a step without them
+        if step.space in action.tables.asks[building]:
+            return None
+        b = p.board[building]
+        if b.bonus_on_complete and not all(p.bonuses) and len(p.crossed.get(building, ())) + 1 >= len(b.spaces):
+            return None  # it may complete the building: a bonus slot to choose
+    action.steps.append(step)
+    action._do_action(step, free=False)
     return Outcome(action.paid, action.vp, action.steps)
 
 

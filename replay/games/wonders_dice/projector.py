@@ -16,12 +16,14 @@ from .engine import (
     Fail,
     FollowUp,
     Outcome,
+    StepKey,
     Void,
     _LogChooser,
     fail_at,
     fail_for,
     new_state,
     resolve,
+    resolve_direct,
     resolve_follow_ups,
 )
 from .rules_data import Options, Ruleset
@@ -59,7 +61,8 @@ def apply(state: GameState, event: Event) -> list[Problem]:
     if t == "dice_rolled":
         _roll(state, p, fail)
     elif t == "action_taken":
-        problems = _action(state, p, event, fail)
+        direct = _direct_action(state, p, fail)
+        problems = _action(state, p, event, fail) if direct is None else direct
     elif t == "special_die_swapped":
         _swap(state, p, fail)
     elif t == "turn_ended":
@@ -131,11 +134,33 @@ def _action(state: GameState, p: dict[str, Any], event: Event, fail: Fail, in_se
     return problems + finish_actions(state)[0]
 
 
+def _direct_action(state: GameState, p: dict[str, Any], fail: Fail) -> list[Problem] | None:
+    """The usual action, the short way: a seat acting in its turn with one step that asks nothing
+    further (:func:`engine.resolve_direct`). What it accepts, :func:`_action` accepts with the same
+    result; anything else (a refused step, a question to answer, two-phase resolution, an audit's
+    odd table) is None with nothing changed, and goes the general way."""
+    if state.phase != "actions" or state.pending or state.options.resolution == "two_phase":
+        return None
+    seat, steps = p.get("player"), p.get("steps")
+    if (type(seat) is not int or seat != state.next_seat or not 0 <= seat < len(state.players) or p.get("turn") != state.turn
+            or type(steps) is not list or len(steps) != 1 or type(steps[0]) is not dict or "kind" not in steps[0]):
+        return None
+    outcome = resolve_direct(state, seat, StepKey.of(steps[0]))
+    if outcome is None:
+        return None
+    _done(state, seat)
+    claims = p.get("claims")
+    return _check_claims(state, seat, claims, outcome, fail) if claims else []
+
+
 def _check_claims(state: GameState, seat: int, claims: dict[str, Any], outcome: Outcome, fail: Fail) -> list[Problem]:
     """What the player wrote down against what the rules give. After one mistake a sheet's
     coins stay off by the same amount: each new offset is reported once per player."""
-    problems = []
     player = state.players[seat]
+    paid, vp, coins = claims.get("paid"), claims.get("vp"), claims.get("coins")
+    if (paid is None or paid == outcome.paid) and (vp is None or vp == outcome.vp) and (coins is None or coins == player.coins):
+        return []  # every claim right (the usual case)
+    problems = []
     for key, actual in (("paid", outcome.paid), ("vp", outcome.vp), ("coins", player.coins)):
         claimed = claims.get(key)
         if claimed is None or claimed == actual:
@@ -155,7 +180,8 @@ def act(state: GameState, seat: int, turn: int, chooser: Chooser, fail: Fail, in
     An audit may pass ``in_seat_order=False`` to accept, after reporting it, an action
     of a seat that has not acted yet this turn but comes out of seat order.
     """
-    _expect_phase(state, "actions", f"an action of seat {seat}", fail)
+    if state.phase != "actions":
+        _expect_phase(state, "actions", f"an action of seat {seat}", fail)
     expected = seat == state.next_seat if in_seat_order else seat not in state.acted
     if turn != state.turn or not expected or not 0 <= seat < len(state.players):
         raise fail("turn.order", f"seat {state.next_seat} acting in turn {state.turn}", f"seat {seat} in turn {turn}")
@@ -209,10 +235,16 @@ def finish_actions(state: GameState, choosers: dict[int, Chooser] | None = None,
 
 
 def _done(state: GameState, seat: int) -> None:
-    state.acted.add(seat)
+    acted = state.acted
+    acted.add(seat)
     n = len(state.players)
-    state.next_seat = next((s for s in range(n) if s not in state.acted), n)
-    if len(state.acted) == n:
+    nxt = n
+    for s in range(n):
+        if s not in acted:
+            nxt = s
+            break
+    state.next_seat = nxt
+    if len(acted) == n:
         state.phase = "swaps"
 
 

@@ -19,6 +19,8 @@ from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState, PlayerState
 
+_POSITIONS: dict[tuple[int, int | None], Position] = {}
+
 
 class WondersDiceRules(Rules[GameState, Ruleset]):
     snapshot_version = 2  # 2: two-phase follow-ups and pending actions
@@ -77,8 +79,19 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
 
     def position(self, state: GameState, event: Event) -> Position:
         p = event.payload
-        turn = p.get("turn") if isinstance(p.get("turn"), int) else state.turn
-        return Position(turn=turn, seat=p.get("player") if event.type == "action_taken" else None)
+        turn = p.get("turn")
+        if not isinstance(turn, int):
+            turn = state.turn
+        seat = p.get("player") if event.type == "action_taken" else None
+        if type(turn) is not int or (seat is not None and type(seat) is not int):
+            return Position(turn=turn, seat=seat)  # odd payloads (a bool, a string) are not cached
+        key = (turn, seat)
+        found = _POSITIONS.get(key)
+        if found is None:
+            found = Position(turn=turn, seat=seat)
+            if len(_POSITIONS) < 100_000:
+                _POSITIONS[key] = found  # positions are immutable: one per (turn, seat)
+        return found
 
     def legal_actions(self, state: GameState, seat: int) -> Sequence[list[StepKey]]:
         return legal_actions(state, seat)

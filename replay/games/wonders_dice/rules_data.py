@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -282,6 +282,11 @@ class Ruleset(RulesPack):
 
     @cached_property
     def _boards(self) -> dict[str, dict[str, Building]]:
+        return {}
+
+    @cached_property
+    def compiled(self) -> dict[int, Any]:
+        """Tables the engine compiles from this pack, by board (``engine.board_tables``): derived, never data."""
         return {}
 
 
