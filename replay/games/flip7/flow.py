@@ -28,7 +28,8 @@ from typing import Any
 
 from .state import ACTIVE, State
 
-NOBODY = "nobody"
+LOOP_GUARD = 100_000
+"""Steps of work without an event, far beyond any real round: more is a bug, not a game."""
 
 
 def targets(state: State, seat: int, card: str) -> list[int | None]:
@@ -51,7 +52,7 @@ def close_round(state: State) -> None:
     state.discard.extend(state.in_play)
     state.discard.extend(state.aside())
     state.in_play.clear()
-    state.todo = [["end"]]
+    state.todo[:] = [["end"]]  # in place: advance() holds the list
 
 
 def first_to_decide(state: State) -> int:
@@ -66,7 +67,10 @@ def advance(state: State) -> None:
     todo = state.todo
     options = state.pack.options
     kinds = state.cards.kind
-    while todo:
+    for _ in range(LOOP_GUARD):
+        if not todo:
+            state.expect = ["none"]
+            return
         task = todo[-1]
         what = task[0]
         if what == "draw":
@@ -119,7 +123,7 @@ def advance(state: State) -> None:
             continue
         state.expect = _waiting(state, task)
         return
-    state.expect = ["none"]
+    raise RuntimeError(f"the work stack did not settle: {todo[-3:]}")  # a bug: reported, never a hang
 
 
 def _resolve(state: State, task: list[Any], kind: str) -> bool:
