@@ -11,7 +11,9 @@ from ..contract import AnyGame, Bots
 from ..errors import ReplayError
 from ..events import Event
 
-NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus", "Hana"]
+NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus", "Hana", "Ines", "Jon", "Kofi", "Lea", "Mia", "Nils",
+         "Omar", "Pia", "Quinn", "Rosa"]
+"""Names for simulated seats: enough for the largest table of any shipped game (Flip 7: 18)."""
 COMMIT_GAMES = 500
 
 
