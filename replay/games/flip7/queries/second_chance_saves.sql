@@ -4,7 +4,7 @@ SELECT players,
        count(*) AS seat_rounds,
        count(*) FILTER (WHERE second_chances_used > 0) AS saved_rounds,
        round(avg(CASE WHEN second_chances_used > 0 THEN 1.0 ELSE 0.0 END), 4) AS saved_rate,
-       sum(second_chances_used) AS saves,
+       CAST(sum(second_chances_used) AS BIGINT) AS saves,
        count(*) FILTER (WHERE second_chances_used > 0 AND status <> 'busted') AS saved_then_scored,
        round(count(*) FILTER (WHERE second_chances_used > 0 AND status <> 'busted')
              / nullif(count(*) FILTER (WHERE second_chances_used > 0), 0), 4) AS scored_share,
