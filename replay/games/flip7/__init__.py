@@ -6,6 +6,7 @@ card drawn is checked against the top of the pile (docs/games/flip-7.md).
 
 from replay.contract import Game
 
+from .analytics import Flip7Analytics
 from .events import EVENT_TYPES, KIND, GameStarted
 from .pack import Flip7Pack
 from .rules import Flip7Rules
@@ -27,7 +28,7 @@ class Flip7(Game[State, Flip7Pack]):
     rules = Flip7Rules()
     views = Flip7Views()
     notation = None
-    analytics = None
+    analytics = Flip7Analytics()
     bots = Flip7Bots()
 
 
