@@ -48,7 +48,7 @@ def test_simulate_refuses_unknown_bots_and_bad_ranges(runner):
     result = runner.invoke(cli, ["simulate", "-a", "x", "--game", "7wonders-dice", "--init", "--players", "1-9"])
     assert result.exit_code == 2 and "played by 2 to 7 players" in result.output
     result = runner.invoke(cli, ["simulate", "-a", "x", "--init"])
-    assert result.exit_code == 2 and "which game? --game KIND (installed: 7wonders-dice, pig" in result.output
+    assert result.exit_code == 2 and "which game? --game KIND (installed: 7wonders-dice, flip7, pig" in result.output
 
 
 def test_rules_list_show_validate_diff(runner, tmp_path):
