@@ -1,6 +1,6 @@
 """Flip 7 (Eric Olsen; The Op Games): a push-your-luck card game of 94 cards, on the game contract.
 
-Rules, views and bots; chance is recorded as whole shuffled decks (``deck_shuffled``) and every
+Rules, views, notation, derived tables and bots; chance is recorded as whole shuffled decks (``deck_shuffled``) and every
 card drawn is checked against the top of the pile (docs/games/flip-7.md).
 """
 
@@ -8,6 +8,7 @@ from replay.contract import Game
 
 from .analytics import Flip7Analytics
 from .events import EVENT_TYPES, KIND, GameStarted
+from .notation import Flip7Notation
 from .pack import Flip7Pack
 from .rules import Flip7Rules
 from .simulate import Flip7Bots, simulate_game
@@ -27,7 +28,7 @@ class Flip7(Game[State, Flip7Pack]):
 
     rules = Flip7Rules()
     views = Flip7Views()
-    notation = None
+    notation = Flip7Notation()
     analytics = Flip7Analytics()
     bots = Flip7Bots()
 
