@@ -240,6 +240,12 @@ class Views(Generic[S]):
         head = f"turn {problem.turn}, {who}: " if problem.turn else f"{who}: "
         return head + f"expected {problem.expected}, found {problem.found}"
 
+    def dispute(self, events: Sequence[Event]) -> tuple[int, dict[str, Any], str] | None:
+        """A written claim of this game changed, as a dispute at the table would have it: (index of
+        the event, its new payload, what was changed in words). The demo shows it; None when the game
+        records no claim (the default)."""
+        return None
+
 
 class Notation:
     """A text form of a game that people read and type (what PGN is to chess)."""

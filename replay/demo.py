@@ -89,23 +89,23 @@ def run_demo(archive_path: Path | None, n_games: int, seed: int, echo: Callable[
 
 
 def _disputed(archive: Archive) -> str:
-    """Copy one game with a wrong written claim, then audit it and show the table at the problem."""
-    for game_id in sorted(archive.snapshot().streams):
+    """Copy one game with a written claim changed (each game says which: ``Views.dispute``), then
+    audit it and show the table at the problem."""
+    for game_id, stream in sorted(archive.snapshot().streams.items()):
         events = archive.read_game(game_id)
-        i = next((i for i, e in enumerate(events) if isinstance(e.payload.get("claims"), dict)
-                  and e.payload["claims"].get("paid")), None)
-        if i is None:
+        dispute = archive.registry.get(stream.kind).views.dispute(events)
+        if dispute is None:
             continue
-        claims = dict(events[i].payload["claims"], paid=events[i].payload["claims"]["paid"] + 6)
+        i, payload, what = dispute
         copy = f"{game_id}-disputed"
         altered = [e._replace(game_id=copy) for e in events]
-        altered[i] = altered[i]._replace(payload={**altered[i].payload, "claims": claims})
+        altered[i] = altered[i]._replace(payload=payload)
         archive.append_many([StreamAppend(copy, NEW_STREAM, altered)])
         found = audit(load_log(copy, archive))
         review = open_review(copy, archive)
         at = review.problem_indexes()[0]
         shown = "\n".join(review.show(at).splitlines()[:6])
-        return (f"8. A disputed game: {copy} is {game_id} with one written payment changed. replay audit {copy}:\n"
+        return (f"8. A disputed game: {copy} is {game_id} with {what}. replay audit {copy}:\n"
                 + _indent("\n".join(str(p) for p in found.problems))
                 + f"   It can still be stepped through and shown at every event; at event {at} "
                   f"(replay show {copy} --at seq:{at}):\n" + _indent(shown))

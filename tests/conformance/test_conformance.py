@@ -58,6 +58,20 @@ def test_simulated_games_replay_clean_audit_clean_and_end(game, bots):
         assert report.ok, [str(p) for p in report.problems]
 
 
+def test_a_disputed_claim_is_one_problem_at_its_event(game, bots):
+    """``Views.dispute`` (what the demo shows): the one changed claim is reported at its event, and
+    nothing else is; a game that records no claim says so with None."""
+    events = simulate(game, 1)
+    dispute = game.views.dispute(events)
+    if dispute is None:
+        pytest.skip(f"{game.title} records no claim to dispute")
+    i, payload, what = dispute
+    assert what and payload != events[i].payload
+    altered = [*events[:i], events[i]._replace(payload=payload), *events[i + 1:]]
+    report = audit(Log(altered, game, "disputed"))
+    assert [p.seq for p in report.problems] == [events[i].seq], [str(p) for p in report.problems]
+
+
 def test_every_recorded_action_was_legal(game, bots):
     class Check(Observer):
         def __init__(self):

@@ -128,6 +128,14 @@ class Flip7Views(Views[State]):
         }.get(problem.rule_id, f"expected {expected}, found {found}")
         return head + text
 
+    def dispute(self, events: Sequence[Event]) -> tuple[int, dict[str, Any], str] | None:
+        """The first round score written down, five more."""
+        for i, e in enumerate(events):
+            claims = e.payload.get("scores") if e.type == "round_ended" else None
+            if claims and claims[0].get("score") is not None:
+                changed = [{**claims[0], "score": claims[0]["score"] + 5}, *claims[1:]]
+                return i, {**e.payload, "scores": changed}, "one written round score changed"
+        return None
 
 def _reorder(pile: list[str], rng: random.Random) -> bool:
     """Shuffle ``pile`` in place into an order other than its own; False if it has only one order."""

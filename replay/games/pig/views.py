@@ -59,6 +59,12 @@ class PigViews(Views[PigState]):
         }.get(problem.rule_id, f"expected {problem.expected}, found {problem.found}")
         return f"turn {problem.turn}, {who}: {text}" if problem.turn else f"{who}: {text}"
 
+    def dispute(self, events: Sequence[Event]) -> tuple[int, dict[str, Any], str] | None:
+        """The first turn total written down, five more."""
+        for i, e in enumerate(events):
+            if e.type == "held" and e.payload.get("banked") is not None:
+                return i, {**e.payload, "banked": e.payload["banked"] + 5}, "one written turn total changed"
+        return None
 
 def render(state: PigState) -> str:
     lines = [f"after {state.events} events, turn {state.turn}:"]

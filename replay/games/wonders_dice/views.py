@@ -69,3 +69,11 @@ class WondersDiceViews(Views[GameState]):
             "claim.score": f"the final scores are {expected}; the sheet says {found}",
         }.get(problem.rule_id, f"expected {expected}, found {found}")
         return head + text
+
+    def dispute(self, events: Sequence[Event]) -> tuple[int, dict[str, Any], str] | None:
+        """The first payment written down, six coins more."""
+        for i, e in enumerate(events):
+            claims = e.payload.get("claims")
+            if isinstance(claims, dict) and claims.get("paid"):
+                return i, {**e.payload, "claims": {**claims, "paid": claims["paid"] + 6}}, "one written payment changed"
+        return None
