@@ -40,7 +40,7 @@ def main() -> None:
     pack = game.pack()
     work = Path(tempfile.mkdtemp(prefix="replay-flip7-bench-"))
     archive = Archive.init(work / "archive")
-    header = f"{'':<28}" + "".join(f"{n}p".rjust(11) for n in PLAYERS)
+    header = f"{'':<36}" + "".join(f"{n}p".rjust(11) for n in PLAYERS)
     print(header)
 
     for bots in LINE_UPS:
@@ -52,8 +52,8 @@ def main() -> None:
             row.append(args.games / (time.process_time() - t))
             if bots == LINE_UPS[-1]:
                 archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
-        label = f"simulate {','.join(bots)} games/s"
-        print(f"{label:<28}" + "".join(f"{v:11,.0f}" for v in row))
+        label = f"simulate {'+'.join(bots)} games/s"
+        print(f"{label:<36}" + "".join(f"{v:11,.0f}" for v in row))
     compact(archive)
 
     def measure(check: bool) -> dict[int, tuple[int, int, float, float]]:
@@ -85,7 +85,7 @@ def main() -> None:
     checked, trivial = measure(True), measure(False)
 
     def row(label: str, values: list[float], fmt: str = "11,.0f") -> None:
-        print(f"{label:<28}" + "".join(format(v, fmt).rjust(11) for v in values))
+        print(f"{label:<36}" + "".join(format(v, fmt).rjust(11) for v in values))
 
     row("replay events/s", [checked[n][0] / checked[n][2] for n in PLAYERS])
     row("replay games/s", [checked[n][1] / checked[n][2] for n in PLAYERS])

@@ -409,3 +409,13 @@ def test_simulation_is_deterministic_and_audits_clean(seed: int, players: int) -
     assert GAME.rules.is_over(r.state) and r.state.winners
 
 
+
+
+def test_bots_do_not_hit_forever_on_a_lone_second_chance():
+    """Found by the benchmark: 18 odds bots, the deck all but dealt out, the only card left a Second
+    Chance that every seat still active already held. Each hit drew it, passed it to nobody
+    (discarded), reshuffled it and drew it again; the bots never stayed. They now stay when a hit
+    can change nothing (bots.futile), and the game ends."""
+    names = [f"P{i}" for i in range(18)]
+    events = GAME.bots.simulate("loop", names, 1_800_008, ("odds",), GAME.pack())
+    assert events[-1].type == "game_ended"

@@ -34,11 +34,23 @@ def bust_chance(state: State, seat: int) -> float:
     return sum(counts[c] for c in set(state.line[seat])) / len(pile)
 
 
+def futile(state: State, seat: int) -> bool:
+    """Whether a hit can change nothing: every card left to draw is a Second Chance ``seat`` already
+    holds one of. Such a card is passed on or discarded, then reshuffled and drawn again, so a
+    player who hit on would play forever (seen with 18 players, the deck all but dealt out)."""
+    pile = state.draw or state.discard
+    return state.chance[seat] and all(c == "second_chance" for c in pile)
+
+
 class Bot:
     """A sensible player; subclasses decide when to stay."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+
+    def wants_card(self, state: State, seat: int) -> bool:
+        """Hit or stay: the bot's own answer, except that nobody hits when a hit can change nothing."""
+        return not futile(state, seat) and self.hit(state, seat)
 
     def hit(self, state: State, seat: int) -> bool:
         raise NotImplementedError

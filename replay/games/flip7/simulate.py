@@ -68,7 +68,7 @@ def _next(state: State, players: list[Bot], rng: random.Random) -> EventPayload:
     e: list[Any] = state.expect
     what = e[0]
     if what == "decision":
-        return ev.PlayerHit(seat=e[1]) if players[e[1]].hit(state, e[1]) else ev.PlayerStayed(seat=e[1])
+        return ev.PlayerHit(seat=e[1]) if players[e[1]].wants_card(state, e[1]) else ev.PlayerStayed(seat=e[1])
     if what == "card_drawn":
         return ev.CardDrawn(seat=e[1], card=state.draw[0], reason=e[2])
     if what == "target_chosen":
