@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from replay.contract import Observer, Step
 from replay.driver import Replay, replay
+from replay.errors import RuleViolation
 from replay.events import Event, EventPayload, Provenance, Seat
 from replay.games.flip7 import GAME, simulate_game
 from replay.games.flip7 import events as ev
@@ -419,3 +420,54 @@ def test_bots_do_not_hit_forever_on_a_lone_second_chance():
     names = [f"P{i}" for i in range(18)]
     events = GAME.bots.simulate("loop", names, 1_800_008, ("odds",), GAME.pack())
     assert events[-1].type == "game_ended"
+
+
+# ----------------------------------------------------------------------------- legal actions, both ways
+
+
+def _event_of(seat: int, action: str, card: str | None) -> EventPayload:
+    if action == "hit":
+        return ev.PlayerHit(seat=seat)
+    if action == "stay":
+        return ev.PlayerStayed(seat=seat)
+    assert card is not None
+    to = action.rpartition(" to ")[2]
+    return ev.TargetChosen(seat=seat, card=card, target=None if to == "nobody" else int(to))
+
+
+def test_every_listed_action_replays_and_nothing_legal_is_missing() -> None:
+    """At every choice of simulated games (3 to 8 players, every bot): each action
+    ``legal_actions`` lists is accepted by the rules; and every other answer a seat could give
+    (any seat, nobody, hit or stay out of turn) is refused, so nothing legal is missing."""
+    rules, pack = GAME.rules, GAME.pack()
+    choices = listed = 0
+    for seed, players in ((1, 3), (2, 5), (3, 8)):
+        events = simulate_game(f"legal-{seed}", [f"P{i}" for i in range(players)], seed, ("random", "odds"), pack)
+        r = Replay(GAME, level="raise")
+        for event in events:
+            state = r.state
+            if state is not None and state.expect[0] in ("decision", "target_chosen"):
+                choices += 1
+                what, seat = state.expect[0], state.expect[1]
+                card = state.expect[2] if what == "target_chosen" else None
+                legal = set(rules.legal_actions(state, seat))
+                answers = {"hit", "stay"} if what == "decision" else \
+                    {f"{card} to nobody", *(f"{card} to {t}" for t in range(players))}
+                assert legal <= answers
+                for answer in sorted(answers):
+                    copy = rules.restore(rules.snapshot(state), pack)
+                    made = Event.create(GAME.kind, event.game_id, event.seq, _event_of(seat, answer, card))
+                    try:
+                        rules.apply(copy, made)
+                        accepted = True
+                    except RuleViolation:
+                        accepted = False
+                    assert accepted == (answer in legal), (event.seq, answer, sorted(legal))
+                    listed += answer in legal
+                for other in range(players):  # nobody else may answer for this seat
+                    if other != seat and what == "decision":
+                        copy = rules.restore(rules.snapshot(state), pack)
+                        with pytest.raises(RuleViolation):
+                            rules.apply(copy, Event.create(GAME.kind, event.game_id, event.seq, ev.PlayerHit(seat=other)))
+            r.push(event)
+    assert choices > 100 and listed > choices
