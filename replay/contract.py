@@ -187,6 +187,10 @@ class Views(Generic[S]):
     hidden_information: ClassVar[bool] = False
     """Whether some seats may not see all of a state (a hand, a deck's order)."""
 
+    bookkeeping: ClassVar[frozenset[str]] = frozenset()
+    """Keys of :meth:`data` the rules keep for themselves (what they wait for next): part of the
+    state and its hash, but left out of the changes ``step`` and ``diff`` show a person."""
+
     def data(self, state: S) -> dict[str, Any]:
         """The whole state as plain data: for ``show --format json``, differences, state hashes."""
         raise NotImplementedError

@@ -198,3 +198,16 @@ def test_a_missing_bust_is_reported_at_the_event_that_takes_its_place(name):
 
 
 GAME_NAMES = {"golden-3p": ["Ana", "Ben", "Cy"], "golden-5p": ["Ana", "Ben", "Cy", "Dee", "Eve"]}
+
+
+def test_step_shows_the_table_not_the_rules_bookkeeping() -> None:
+    """``Views.bookkeeping``: what the rules wait for next is part of the state (and its hash), not
+    of what a person stepping through the game is shown as changed."""
+    from click.testing import CliRunner
+
+    from replay.cli.main import cli
+
+    path = Path(__file__).parent.parent / "fixtures" / "flip7" / "golden-3p.jsonl"
+    result = CliRunner().invoke(cli, ["step", str(path)], input="n\nn\nn\nn\nq\n")
+    assert result.exit_code == 0 and "changed" in result.output and "dealer: 0 -> 2" in result.output
+    assert "todo:" not in result.output and "expect:" not in result.output

@@ -130,7 +130,10 @@ class Review:
         return lowered.index(player.lower())
 
     def changes(self, before: int, after: int) -> list[str]:
-        return changes(self.data(before), self.data(after))
+        """What changed, in a person's terms: the game's bookkeeping keys are left out."""
+        hidden = self.game.views.bookkeeping
+        a, b = self.data(before), self.data(after)
+        return changes({k: v for k, v in a.items() if k not in hidden}, {k: v for k, v in b.items() if k not in hidden})
 
 
 def open_review(spec: str, archive: Archive | Path | None, kind: str | None = None,

@@ -21,6 +21,7 @@ from .state import State
 
 class Flip7Views(Views[State]):
     hidden_information = True
+    bookkeeping = frozenset({"todo", "expect", "last_targeter"})
 
     def data(self, state: State) -> dict[str, Any]:
         return state.data()
