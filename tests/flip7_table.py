@@ -12,7 +12,7 @@ from typing import Any
 
 from replay.events import Event, EventPayload
 from replay.games.flip7 import events as ev
-from replay.games.flip7.notation import shipped
+from replay.games.flip7.notation_syntax import shipped
 
 PACK = shipped()[0]
 DECK = [c.card for c in PACK.deck for _ in range(c.count)]

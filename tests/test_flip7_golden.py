@@ -21,7 +21,8 @@ from replay.contract import Observer, Step
 from replay.driver import replay
 from replay.events import Event
 from replay.games.flip7 import GAME
-from replay.games.flip7.notation import Flip7Notation, shipped
+from replay.games.flip7.notation import Flip7Notation
+from replay.games.flip7.notation_syntax import shipped
 from replay.jsonl import dump_line, read_events
 from replay.narration import narrate
 from replay.registry import registry
