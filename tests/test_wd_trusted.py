@@ -75,3 +75,31 @@ def test_trusted_apply_of_an_unchecked_game_falls_back_on_start(players):
     r = Replay(GAME, level="raise")
     step = r.push_trusted(events[0])
     assert step.index == 0 and step.state is not None and r.pack is not None
+
+
+def test_seeking_a_disputed_game_applies_only_accepted_events_trusted():
+    """Seeking replays from a snapshot, trusting the events the index's replay accepted without a
+    problem and checking the others: in a game with refused actions and wrong claims, the state at
+    every event is the straight lenient replay's."""
+    from replay.snapshots import GameIndex
+
+    for k, events in enumerate(_games(16, 13)):
+        events = list(events)
+        rng = random.Random(k)
+        actions = [i for i, e in enumerate(events) if e.type == "action_taken"]
+        for i in rng.sample(actions, 6):
+            p = dict(events[i].payload)
+            if rng.random() < 0.5:
+                p["claims"] = {"paid": 9, "vp": 9, "coins": 99}
+            else:
+                p["steps"] = [{"kind": "build", "die": "grey1", "building": "wonder", "lane": "x", "space": "nowhere"}]
+            events[i] = events[i]._replace(payload=p)
+        library = GAME.library()
+        index = GameIndex.build(GAME, events, library, head="h")
+        assert index.all_problems()
+        straight, hashes = Replay(GAME, library), []
+        for e in events:
+            straight.push(e)
+            hashes.append(straight.state.state_hash())
+        for i in range(len(events)):
+            assert index.seek(GAME, events, i, library).state_hash() == hashes[i], (k, i)
