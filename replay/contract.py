@@ -155,6 +155,15 @@ class Rules(Generic[S, P]):
         """After ``event`` was refused with ``problem``: put the table where the rest can be checked."""
         return ()
 
+    def apply_trusted(self, state: S, event: Event) -> None:
+        """Apply an event already known to be legal, in place, without checking it (python-chess's
+        ``push`` beside ``is_legal``): an event a simulation made from choices it checked, or one a
+        replay has already accepted without a problem (seeking replays those from a snapshot).
+
+        It must leave the state :meth:`apply` would leave (the same state hash); what it does with
+        an event that is *not* legal is undefined. The default is :meth:`apply` itself."""
+        self.apply(state, event)
+
     def is_over(self, state: S) -> bool:
         raise NotImplementedError
 

@@ -116,6 +116,24 @@ class Replay(Generic[S]):
             found = [_internal(event, exc)]
         return position, self._record(found, event) if found else (), refused
 
+    def push_trusted(self, event: Event) -> Step:
+        """Apply an event already known to be legal without checking it (``Rules.apply_trusted``):
+        one a simulation made from choices it checked, or one an earlier replay accepted without a
+        problem. The start event, and any event of a game that could not start, go through
+        :meth:`push`. Observers see the step like any other (with no problems)."""
+        state = self.state
+        if self.index < 0 or state is None:
+            return self.push(event)
+        self.index += 1
+        for observer in self._before:
+            observer.before(state, event)
+        position = self.rules.position(state, event)
+        self.rules.apply_trusted(state, event)
+        step = Step(self.index, event, position, (), state)
+        for observer in self.observers:
+            observer.after(step)
+        return step
+
     def push_applied(self, event: Event, position: Position = NO_POSITION) -> Step:
         """Record an event the caller has already applied to the state.
 

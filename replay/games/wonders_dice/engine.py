@@ -100,9 +100,17 @@ class Prompt:
     problem: Callable[[StepKey], tuple[str, str, str] | None]
     can_skip: bool = False
     voids: Callable[[StepKey, tuple[str, str, str]], bool] | None = None
+    candidate_ok: Callable[[StepKey], bool] | None = None
+    """A cheaper check, valid only for what ``candidates`` lists: True exactly when ``problem`` is None
+    (the listing already rules out what it leaves out: dice outside the Forum, spaces out of reach,
+    taken or out of order)."""
 
     def options(self) -> list[StepKey]:
-        out = [c for c in self.candidates() if self.problem(c) is None]
+        ok = self.candidate_ok
+        if ok is not None:
+            out = [c for c in self.candidates() if ok(c)]
+        else:
+            out = [c for c in self.candidates() if self.problem(c) is None]
         if self.can_skip:
             out.append(StepKey("skip"))
         return out
@@ -133,13 +141,17 @@ class Outcome(NamedTuple):
 # ----------------------------------------------------------------------------- compiled tables
 
 
+LaneKeys = tuple[str, bool, tuple[str, ...], tuple[StepKey, ...]]
+"""(building, ordered, spaces, the step crossing each space): one lane a step may cross."""
+
+
 class BoardTables:
     """A board compiled once against its ruleset's dice: for each die colour and face, the
     (building, lane) pairs the face reaches, in board order (what the resolver lists), and the
     same as a set of (building id, lane symbol) (what it checks). Plain reads instead of
     walking every building of the board for every die and every question."""
 
-    __slots__ = ("board", "reach", "reaches", "asks")
+    __slots__ = ("board", "reach", "reaches", "asks", "keys", "wonder_keys")
 
     def __init__(self, rules: Ruleset, board: dict[str, Building]) -> None:
         self.board = board  # held, so the id keying the cache stays its own
@@ -168,6 +180,28 @@ class BoardTables:
                     if ((b.colour in face.colours or b.id in face.buildings) if wide
                         else (b.colour == colour and lane.symbol in face.symbols))
                 )
+        self.keys: dict[tuple[str, str, str], tuple[LaneKeys, ...]] = {}
+        """By (die id, colour, face): what :meth:`die_keys` gives (filled on first use)."""
+        wonder = board.get("wonder")
+        self.wonder_keys: tuple[LaneKeys, ...] = tuple(
+            ("wonder", lane.ordered, lane.spaces,
+             tuple(StepKey("wonder", None, "wonder", lane.symbol, x, None) for x in lane.spaces))
+            for lane in (wonder.lanes if wonder is not None else ())
+        )
+        """The Wonder's lanes, with the step building each of their spaces."""
+
+    def die_keys(self, die: str, colour: str, face: str) -> tuple[LaneKeys, ...]:
+        """For a die showing a face: the lanes it reaches, in board order, each with the step
+        building each of its spaces with that die (made once, then shared: steps are immutable)."""
+        found = self.keys.get((die, colour, face))
+        if found is None:
+            found = self.keys[die, colour, face] = tuple(
+                (building, lane.ordered, lane.spaces,
+                 tuple(StepKey("build", die, building, lane.symbol, x, None) for x in lane.spaces))
+                for building, lane in self.reach[colour][face]
+            )
+        return found
+
 
 
 def board_tables(rules: Ruleset, board: dict[str, Building]) -> BoardTables:
@@ -244,7 +278,7 @@ class _Action:
 
     def main(self) -> None:
         step = self.ask(Prompt("main", self._action_candidates, lambda s: self._action_problem(s, free=False, main=True),
-                               voids=self._voids))
+                               voids=self._voids, candidate_ok=lambda s: self._candidate_ok(s, False)))
         self._do_action(step, free=False)
 
     def _voids(self, step: StepKey, problem: tuple[str, str, str]) -> bool:
@@ -287,33 +321,56 @@ class _Action:
         out: list[StepKey] = []
         if "pass" in allowed:
             out.append(_PASS)
-        p = self.p
-        crossed_of = p.crossed
-        new = tuple.__new__
-        if "wonder" in allowed:
-            for lane in p.board["wonder"].lanes:
-                for space in self._open(lane, "wonder"):
-                    out.append(new(StepKey, ("wonder", None, "wonder", lane.symbol, space, None)))
-        if "build" not in allowed:
-            return out
-        reach, roll = self.tables.reach, self.state.roll
-        for die, colour in self.state.forum.items():
-            for building, lane in reach[colour][roll[die][0]]:
-                crossed = crossed_of.get(building)
-                if not crossed:
-                    if lane.ordered:
-                        out.append(new(StepKey, ("build", die, building, lane.symbol, lane.spaces[0], None)))
-                    else:
-                        out.extend(new(StepKey, ("build", die, building, lane.symbol, x, None)) for x in lane.spaces)
-                elif lane.ordered:
-                    for x in lane.spaces:
-                        if x not in crossed:
-                            out.append(new(StepKey, ("build", die, building, lane.symbol, x, None)))
-                            break
+        crossed_of = self.p.crossed
+        tables = self.tables
+        lanes: list[LaneKeys] = list(tables.wonder_keys) if "wonder" in allowed else []
+        if "build" in allowed:
+            roll, die_keys = self.state.roll, tables.die_keys
+            for die, colour in self.state.forum.items():
+                lanes.extend(die_keys(die, colour, roll[die][0]))
+        for building, ordered, spaces, keys in lanes:
+            crossed = crossed_of.get(building)
+            if not crossed:
+                if ordered:
+                    out.append(keys[0])
                 else:
-                    out.extend(new(StepKey, ("build", die, building, lane.symbol, x, None))
-                               for x in lane.spaces if x not in crossed)
+                    out.extend(keys)
+            elif ordered:
+                for i, x in enumerate(spaces):
+                    if x not in crossed:
+                        out.append(keys[i])
+                        break
+            else:
+                out.extend([k for x, k in zip(spaces, keys) if x not in crossed])
         return out
+
+    def _candidate_ok(self, s: StepKey, free: bool) -> bool:
+        """Whether an action listed by :meth:`_action_candidates` is legal: exactly
+        ``_action_problem(s, free, main) is None`` for those (the listing already holds the die to
+        the Forum and its reach, and the space to its lane's order; what is left is the locks, the
+        Guild Court's condition and the payment)."""
+        kind = s[0]
+        if kind == "pass":
+            return True
+        p = self.p
+        special = self.rules.start.special
+        b = p.board[s[2]]  # type: ignore[index]  # a listed build or Wonder step names its building
+        if kind == "wonder":
+            die, extra, credit = None, 0, 0
+        else:
+            die = s[1]
+            assert die is not None  # a listed build step names its die
+            colour = self.state.forum[die]
+            if colour in special and colour not in p.unlocked:
+                return False
+            extra = die_cost(self.state, p, die, free)
+            credit = p.income.get(colour, 0) if self.options.income == "when_chosen" else 0
+        if b.colour in special and b.colour not in p.unlocked:
+            return False
+        if b.guild and self._guild_problem(die) is not None:
+            return False
+        owed = extra + construction_coins(p, b.space[s[4]].cost)  # type: ignore[index]  # and its space
+        return owed <= (self._gained(credit) if credit else p.coins)
 
     def _open(self, lane: Lane, building: str) -> Iterable[str]:
         """The spaces of a lane that could be crossed now: the next one on an arrow, or any open one.
@@ -559,6 +616,7 @@ class _Action:
         step = self.ask(Prompt(
             "extra", lambda: self._action_candidates(allowed),
             lambda s: self._action_problem(s, free=e.free_die, main=False), can_skip=True,
+            candidate_ok=lambda s: self._candidate_ok(s, e.free_die),
         ))
         if step.kind != "skip":
             self._do_action(step, free=e.free_die)
@@ -637,7 +695,7 @@ class _NoQuestions(Chooser):
 _NO_QUESTIONS = _NoQuestions()
 
 
-def resolve_direct(state: GameState, seat: int, step: StepKey) -> Outcome | None:
+def resolve_direct(state: GameState, seat: int, step: StepKey, trusted: bool = False) -> Outcome | None:
     """Resolve a one-step main action that asks no further question, in place: the resolver's own
     check of the step (:meth:`_Action._action_problem`, what the main prompt asks) and its own
     application (:meth:`_Action._do_action`), without the prompt and the chooser between them.
@@ -645,11 +703,12 @@ def resolve_direct(state: GameState, seat: int, step: StepKey) -> Outcome | None
     None, with nothing changed, if the step is refused or if the action would ask a question (a
     space whose effects cross a space or take another action, a completion that asks for a bonus
     slot): :func:`resolve` then does it the general way, reporting whatever is wrong as it always
-    did. Only for sequential or simultaneous resolution (not two-phase).
+    did. Only for sequential or simultaneous resolution (not two-phase). ``trusted``: the step is
+    known to be legal (``apply_trusted``), so it is not checked again.
     """
     p = state.players[seat]
     action = _Action(state, p, _NO_QUESTIONS)
-    if action._action_problem(step, free=False, main=True) is not None:
+    if not trusted and action._action_problem(step, free=False, main=True) is not None:
         return None
     if step.kind != "pass":
         building = step.building
@@ -696,6 +755,19 @@ class _LogChooser(Chooser):
             if prompt.voids is not None and prompt.voids(step, problem):
                 raise Void(step)
             raise self.fail(*problem)
+        return step
+
+
+class TrustedChooser(Chooser):
+    """Answers from steps known to be legal (an event already checked), without checking them."""
+
+    def __init__(self, steps: list[StepKey]) -> None:
+        self.steps = steps
+        self.i = 0
+
+    def choose(self, prompt: Prompt) -> StepKey:
+        step = self.steps[self.i]
+        self.i += 1
         return step
 
 

@@ -17,6 +17,7 @@ from .engine import (
     FollowUp,
     Outcome,
     StepKey,
+    TrustedChooser,
     Void,
     _LogChooser,
     fail_at,
@@ -73,6 +74,53 @@ def apply(state: GameState, event: Event) -> list[Problem]:
         raise fail("turn.order", "a 7 Wonders Dice event", t)
     state.seq = event.seq
     return problems
+
+
+def apply_trusted(state: GameState, event: Event) -> None:
+    """Apply an event known to be legal (checked already: made by a simulation from checked choices,
+    or accepted by an earlier replay without a problem), in place, without the checks: no phase or
+    seat order, no roll against the Forum, no step against its prompt, no claim, no undo record. The
+    state is the one :func:`apply` leaves (``tests/test_wd_trusted.py``). Two-phase actions and void
+    actions (whose outcome depends on a check) go through :func:`apply`."""
+    p = event.payload
+    t = event.type
+    if t == "dice_rolled":
+        state.roll = {d["id"]: (d["face"], d["section"]) for d in p["dice"]}
+        state.turn = p["turn"]
+        state.phase = "actions"
+        state.next_seat = 0
+        state.acted = set()
+        state.agora_completers = []
+        state.follow_ups.clear()
+        state.pending.clear()
+        for pl in state.players:
+            pl.this_turn.clear()
+    elif t == "action_taken":
+        options = state.options
+        if options.resolution == "two_phase" or (options.void_actions and options.resolution != "simultaneous"):
+            apply(state, event)
+            return
+        seat = p["player"]
+        steps = [StepKey.of(s) for s in p["steps"]]
+        if len(steps) != 1 or resolve_direct(state, seat, steps[0], trusted=True) is None:
+            resolve(state, seat, TrustedChooser(steps))
+        _done(state, seat)
+    elif t == "special_die_swapped":
+        die, replaced = p["die"], p["replaces"]
+        state.forum = {(die if d == replaced else d): (die if d == replaced else c) for d, c in state.forum.items()}
+        state.pending_swaps.remove(die)
+    elif t == "turn_ended":
+        _settle_agora(state)
+        if state.final_turn is None and any(sum(pl.bonuses) >= state.rules.start.bonuses_to_end for pl in state.players):
+            state.final_turn = state.turn + 1
+        state.phase = "over" if state.final_turn == state.turn else "roll"
+    elif t == "game_ended":
+        state.result = final_scores(state)
+        state.phase = "ended"
+    else:
+        apply(state, event)  # not a 7 Wonders Dice event: let the checks say so
+        return
+    state.seq = event.seq
 
 
 def _expect_phase(state: GameState, phase: str, what: str, fail: Fail) -> None:

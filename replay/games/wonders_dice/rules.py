@@ -14,7 +14,7 @@ from replay.problems import Problem
 
 from .engine import StepKey, fail_for
 from .legal import legal_actions
-from .projector import _action, _done, apply, finish_actions, start_state
+from .projector import _action, _done, apply, apply_trusted, finish_actions, start_state
 from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState, PlayerState
@@ -30,6 +30,9 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
 
     def apply(self, state: GameState, event: Event) -> Sequence[Problem]:
         return apply(state, event)
+
+    def apply_trusted(self, state: GameState, event: Event) -> None:
+        apply_trusted(state, event)
 
     def recover(self, state: GameState, event: Event, problem: Problem) -> Sequence[Problem]:
         """Put the table where the rest of the log can still be checked.

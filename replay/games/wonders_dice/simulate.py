@@ -13,10 +13,10 @@ from replay.driver import Replay
 from replay.errors import ReplayError
 from replay.events import Event
 
-from .bots import BOTS, GreedyBot, RandomBot
-from .engine import Chooser, Outcome, StepKey, fail_for
+from .bots import BOTS, GreedyBot, RandomBot, below
+from .engine import Chooser, Outcome, StepKey, fail_for, resolve
 from .events import KIND
-from .projector import act, finish_actions
+from .projector import _done, act, finish_actions
 from .rules_data import Options, Ruleset, default_ruleset
 from .scoring import final_scores
 from .state import GameState
@@ -73,20 +73,37 @@ def simulate_game(
         GreedyBot(rng, state, i) if b == "greedy" else RandomBot(rng) for i, b in enumerate(seat_bots)
     ]
     sections = len(rules.start.forum_sections)
+    faces = {c: [f.face for f in die.faces] for c, die in rules.die.items()}
+    draw = below(rng)  # rng.randrange(n), and rng.choice(seq) is seq[draw(len(seq))]: the same numbers, fewer calls
+    two_phase = opts.resolution == "two_phase"
+    no_second = Outcome(0, 0, [])
+    # Every event is made from choices checked as they were made (each bot answers only what its
+    # prompt allows), so the driver applies it trusted (Rules.apply_trusted): the rolls, swaps and
+    # ends of turns without their checks; the actions are resolved on the table as they are chosen.
     while state.phase != "over":
         if state.turn >= MAX_TURNS:
             raise ReplayError(f"game {game_id} did not end within {MAX_TURNS} turns (seed {seed})")
         turn = state.turn + 1
-        dice = [{"id": d, "colour": c, "face": rng.choice(rules.die[c].faces).face, "section": rng.randrange(sections)}
-                for d, c in state.forum.items()]
-        replay.push(emit("dice_rolled", 1, {"turn": turn, "dice": dice}))
+        dice = []
+        for d, c in state.forum.items():
+            shown = faces[c]
+            face = shown[draw(len(shown))]
+            dice.append({"id": d, "colour": c, "face": face, "section": draw(sections)})
+        replay.push_trusted(emit("dice_rolled", 1, {"turn": turn, "dice": dice}))
         # the bots' choices are resolved on the table as they are made: the events record them
-        firsts = [act(state, seat, turn, choosers[seat], fail_for(state, events[-1], seat)) for seat in range(n)]
-        _, seconds = finish_actions(state, dict(enumerate(choosers)))  # two-phase: every seat's follow-ups
+        if two_phase:
+            firsts = [act(state, seat, turn, choosers[seat], fail_for(state, events[-1], seat)) for seat in range(n)]
+        else:
+            firsts = []
+            for seat in range(n):
+                firsts.append(resolve(state, seat, choosers[seat]))
+                _done(state, seat)
+        seconds = finish_actions(state, dict(enumerate(choosers)))[1] if two_phase else {}  # every seat's follow-ups
         for seat, first in enumerate(firsts):
-            second = seconds.get(seat, Outcome(0, 0, []))
+            second = seconds.get(seat, no_second)
+            steps = first.steps + second.steps if second.steps else first.steps
             action = emit("action_taken", 1, {
-                "turn": turn, "player": seat, "steps": [_step_dict(s) for s in first.steps + second.steps],
+                "turn": turn, "player": seat, "steps": [_step_dict(s) for s in steps],
                 "claims": {"paid": first.paid + second.paid, "vp": first.vp + second.vp,
                            "coins": state.players[seat].coins},
             })
@@ -94,9 +111,9 @@ def simulate_game(
             replay.push_applied(action, Position(turn=turn, seat=seat))
         for die in list(state.pending_swaps):
             greys = [d for d, c in state.forum.items() if c == "grey"]
-            replay.push(emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
-        replay.push(emit("turn_ended", 1, {"turn": turn}))
-    replay.push(emit("game_ended", 1, final_scores(state)))
+            replay.push_trusted(emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
+        replay.push_trusted(emit("turn_ended", 1, {"turn": turn}))
+    replay.push_trusted(emit("game_ended", 1, final_scores(state)))
     return events
 
 
