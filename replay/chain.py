@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 import sys
 from array import array
-from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from itertools import accumulate
+
+import pyarrow as pa
 
 from .canonical import FLOAT_MARKS, OPTIONS, canonical_json, has_float, orjson_dumps, reference_canonical_json
 from .events import Event
@@ -59,16 +59,16 @@ def canonical_bodies(events: Sequence[Event]) -> list[bytes]:
         bodies = [dumps([*e], option=OPTIONS) for e in events]  # [*e]: the envelope fields, then the payload
     except TypeError:  # something orjson refuses: event by event, each through canonical_json
         return [canonical_json([*e]) for e in events]
-    masked = b"\n".join(bodies).translate(FLOAT_MARKS)
+    masked = b"\n".join(bodies).translate(FLOAT_MARKS)  # one body a line: a newline inside one is escaped
+    i, start = 0, 0  # body i begins at start
     at = masked.find(b"Xe")
-    if at >= 0:
-        ends = list(accumulate(len(b) + 1 for b in bodies))  # where each body's separator stands
-        while at >= 0:
-            i = bisect_right(ends, at)
-            e = events[i]
-            if has_float([*e]):
-                bodies[i] = reference_canonical_json([*e])
-            at = masked.find(b"Xe", ends[i])
+    while at >= 0:
+        i += masked.count(b"\n", start, at)  # the body holding the mark
+        e = events[i]
+        if has_float([*e]):
+            bodies[i] = reference_canonical_json([*e])
+        i, start = i + 1, masked.find(b"\n", at) + 1
+        at = masked.find(b"Xe", start) if start else -1
     return bodies
 
 
@@ -82,6 +82,15 @@ def words_to_ints(words: bytes) -> list[int]:
     if _LITTLE_ENDIAN:
         values.byteswap()
     return values.tolist()
+
+
+def words_to_array(words: bytes) -> pa.Array:
+    """8-byte big-endian signed words (:func:`chain_words`) as an Arrow int64 array, without Python ints."""
+    values = array("q")
+    values.frombytes(words)
+    if _LITTLE_ENDIAN:
+        values.byteswap()
+    return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
 
 
 def chain(events: Iterable[Event], previous: int = GENESIS) -> list[int]:
