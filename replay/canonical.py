@@ -2,18 +2,86 @@
 
 Used for content hashes of rules packs, the hash chain of stored events, manifest
 checksums and state hashes.
+
+The definition is :func:`reference_canonical_json` (``json.dumps`` with sorted keys, no
+spaces, UTF-8) and it never changes: stored hashes depend on it. :func:`canonical_json`
+returns the same bytes faster. With ``orjson`` installed it serializes there and falls
+back to the definition wherever the two could differ:
+
+* floats (Python's ``repr`` and orjson differ on small exponents, NaN and infinities):
+  a float always shows in orjson's output as a digit followed by ``.``/``e``, or as
+  ``null`` (NaN, infinities), so such output is re-encoded by the definition (a string
+  holding such characters costs a re-encoding, never a wrong byte);
+* whatever orjson refuses (integers beyond 64 bits, keys that are not strings, lone
+  surrogates, subclasses of str/int/dict/list, other types): the definition then
+  encodes or raises exactly as before.
+
+What is left to orjson (strings and their escapes, key order, integers, bools, None,
+nested lists and dicts) is byte-for-byte the same, which ``tests/test_canonical.py``
+checks over generated values. Without orjson the definition is used, through one
+encoder built once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - the tests run both ways (tests/test_canonical.py)
+    orjson = None  # type: ignore[assignment]
+
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""``json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``, built once."""
+
+
+def reference_canonical_json(data: Any) -> bytes:
+    """The definition: sorted keys, no spaces, UTF-8 (``json.dumps``). Hashes stored with this stay valid."""
+    return _ENCODER.encode(data).encode()
+
+
+FLOAT_MARKS = bytes.maketrans(b"0123456789:,[.En", b"XXXXXXXXXXXXXeee")
+"""orjson's output with digits and ``:`` ``,`` ``[`` as X, and ``.`` ``E`` ``n`` as e: a float (a digit then
+``.`` or ``e``) or a null (NaN and infinities become null) inside a list or dict then reads ``Xe``."""
+
+
+def has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(has_float(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(has_float(v) for v in value)
+    return False
+
+
+FAST = orjson is not None
+"""Whether :func:`canonical_json` runs on orjson (else on the standard library's json)."""
+
+OPTIONS = 0 if orjson is None else (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
+                                    | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS)
+"""orjson's options: sorted keys; subclasses, datetimes and dataclasses refused (so the definition decides)."""
+
+
+def orjson_dumps() -> Callable[..., bytes] | None:
+    """``orjson.dumps``, or None without orjson (looked up at each call: the tests hide orjson)."""
+    return None if orjson is None else orjson.dumps
 
 
 def canonical_json(data: Any) -> bytes:
-    """One byte string per value: sorted keys, no spaces, UTF-8."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    """One byte string per value: sorted keys, no spaces, UTF-8 (the same bytes as the definition)."""
+    if orjson is None:
+        return reference_canonical_json(data)
+    try:
+        out = orjson.dumps(data, option=OPTIONS)
+    except TypeError:  # orjson.JSONEncodeError: not plain JSON data for orjson; the definition decides
+        return reference_canonical_json(data)
+    if (b"Xe" in out.translate(FLOAT_MARKS) or out == b"null") and has_float(data):
+        return reference_canonical_json(data)  # a float, or a string that merely looks like one
+    return out
 
 
 def content_hash(data: Any) -> str:

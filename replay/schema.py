@@ -15,14 +15,16 @@ from __future__ import annotations
 import enum
 import gc
 import hashlib
+import itertools
 import json
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Literal, Union
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 
 from .contract import AnyGame
@@ -190,32 +192,63 @@ def json_text(obj: Any) -> str:
 # ----------------------------------------------------------------------------- encode / decode
 
 
-def encode(events: list[Event], game: AnyGame, hashes: list[int], schema: pa.Schema | None = None) -> pa.Table:
-    """Events of one kind, with their chain hashes, as a typed table (rows in the order given)."""
+def encode(events: list[Event], game: AnyGame, hashes: Sequence[int] | pa.Array, schema: pa.Schema | None = None) -> pa.Table:
+    """Events of one kind, with their chain hashes (ints, or an int64 array), as a typed table (rows in the order given).
+
+    Each event type's payloads are converted together, then spread to their rows by one ``take``
+    (null elsewhere): no full-length column of Python Nones per type, no Python loop per cell.
+    """
     schema = schema or kind_schema(game)
     n = len(events)
-    columns: dict[str, list[Any]] = {
+    types = [e.type for e in events]
+    payloads: dict[str, list[Any]] = {name: [] for name in set(types)}
+    unknown = {name for name in payloads if name not in game.models or name in _ENVELOPE_NAMES}
+    if unknown:
+        e = next(e for e in events if e.type in unknown)
+        raise SchemaError(f"event {e.game_id}#{e.seq}: unknown {game.kind} event type {e.type!r}")
+    for t, e in zip(types, events):
+        payloads[t].append(e.payload)
+    type_column = pa.array(types, pa.string())
+    columns: dict[str, Any] = {
         "game_id": [e.game_id for e in events],
         "seq": [e.seq for e in events],
         "kind": [e.kind for e in events],
-        "type": [e.type for e in events],
+        "type": type_column,
         "version": [e.version for e in events],
         "hash": hashes,
     }
-    for name in game.models:
-        columns[name] = [None] * n
-    for i, e in enumerate(events):
-        column = columns.get(e.type)
-        if column is None or e.type in ENVELOPE_SCHEMA.names:
-            raise SchemaError(f"event {e.game_id}#{e.seq}: unknown {game.kind} event type {e.type!r}")
-        column[i] = e.payload
     arrays = []
     for field in schema:
         try:
-            arrays.append(pa.array(columns[field.name], type=field.type))
+            values = columns.get(field.name)
+            if field.name in payloads:
+                arrays.append(_spread(pa.array(payloads[field.name], type=field.type), type_column, field.name))
+            elif values is None:  # no event of this type (pa.nulls would make the children null too)
+                arrays.append(pa.array(itertools.repeat(None, n), type=field.type, size=n))
+            elif isinstance(values, pa.Array) and values.type == field.type:
+                arrays.append(values)
+            else:
+                arrays.append(pa.array(values, type=field.type))
         except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError) as exc:
             raise SchemaError(f"{game.kind} column {field.name!r} cannot hold these events: {exc}") from exc
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+_ENVELOPE_NAMES = frozenset(ENVELOPE_SCHEMA.names)
+
+
+def _spread(compact: pa.StructArray, types: pa.Array, name: str) -> pa.Array:
+    """The payloads of type ``name`` (in row order) at the rows of that type, null at the others."""
+    if len(compact) == len(types):
+        return compact
+    rows = pc.equal(types, name)
+    position = pc.subtract(pc.cumulative_sum(pc.cast(rows, pa.int64())), 1)
+    # Other rows take payload 0 and are then masked null: a null index would put nulls in the
+    # struct's children, which Parquet refuses for a field declared non-nullable.
+    spread = compact.take(pc.if_else(rows, position, 0))
+    struct = spread.type
+    return pa.StructArray.from_arrays([spread.field(i) for i in range(struct.num_fields)],
+                                      fields=list(struct), mask=pc.invert(rows))
 
 
 def _has_map(t: pa.DataType) -> bool:
@@ -246,7 +279,7 @@ def decode(table: pa.Table, game: AnyGame, upcast: bool = True) -> list[Event]:
 def _decode(table: pa.Table, game: AnyGame, upcast: bool) -> list[Event]:
     type_names = _strings(table.column("type"))
     versions = table.column("version").to_pylist()
-    columns: dict[str, list[Any]] = {}
+    columns: dict[str, Any] = {}
     with_maps: list[str] = []
     for name in set(type_names):
         if name not in game.models or name not in table.column_names:

@@ -26,6 +26,8 @@ import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..chain import GENESIS, link
+from ..chain import GENESIS, chain_words, words_to_array
 from ..contract import AnyGame
 from ..errors import (
     ArchiveError,
@@ -61,6 +63,8 @@ from .packs import PackStore
 
 MARKER = "REPLAY_ARCHIVE"
 ARCHIVE_FORMAT = {"format": "replay-archive", "version": 1}
+_GAME_AND_KIND = itemgetter(0, 2)
+"""(game_id, kind) of an Event."""
 NEW_STREAM = -1
 """The expected last seq of a stream that does not exist yet."""
 
@@ -379,18 +383,20 @@ class Archive:
         carries each game's last chain hash across calls (an import in batches).
         """
         heads = {} if heads is None else heads
-        by_kind: dict[str, tuple[list[Event], list[int]]] = {}
-        for e in events:
-            prev = heads.get(e.game_id)
+        by_kind: dict[str, tuple[list[Event], list[bytes]]] = {}
+        for (game_id, kind), group in groupby(events, key=_GAME_AND_KIND):  # runs of one game's events
+            run = list(group)
+            prev = heads.get(game_id)
             if prev is None:
-                prev = GENESIS if e.seq == 0 else self.stored_hash(e.game_id, e.seq - 1)
-            heads[e.game_id] = link(prev, e)
-            evs, hashes = by_kind.setdefault(e.kind, ([], []))
-            evs.append(e)
-            hashes.append(heads[e.game_id])
+                prev = GENESIS if run[0].seq == 0 else self.stored_hash(game_id, run[0].seq - 1)
+            words = chain_words(run, prev)
+            heads[game_id] = int.from_bytes(words[-8:], "big", signed=True)
+            evs, chunks = by_kind.setdefault(kind, ([], []))
+            evs.extend(run)
+            chunks.append(words)
         return [
-            self.prepare_table(encode(evs, self.registry.get(kind), hashes), kind, spill)
-            for kind, (evs, hashes) in by_kind.items()
+            self.prepare_table(encode(evs, self.registry.get(kind), words_to_array(b"".join(chunks))), kind, spill)
+            for kind, (evs, chunks) in by_kind.items()
         ]
 
     def stored_hash(self, game_id: str, seq: int) -> int:
