@@ -1,6 +1,7 @@
 """``replay project``'s derived rows, pinned: the sha256 of every derived table's rows (read back
 from the Parquet parts, each row as canonical JSON, sorted) for a fixed archive of seeded games of
-every kind, computed with the projection as it was before it was made faster (commit 09d5e61).
+every kind, computed with the projection as it was before it was made faster (commit 09d5e61),
+as appended (many files, one game split over two) and compacted into small row groups.
 
 The archive holds finished games of Pig, 7 Wonders Dice (2-7 players, two bot mixes) and Flip 7
 (3-8 players), a disputed 7 Wonders Dice game (a wrong claim), one illegal event, and a game of
@@ -22,6 +23,7 @@ import pytest
 from replay.analytics import project as project_module
 from replay.analytics.project import derived_dir, part_paths, project
 from replay.archive import NEW_STREAM, Archive
+from replay.archive.compact import compact
 from replay.games.flip7 import GAME as FLIP7
 from replay.games.pig import GAME as PIG
 from replay.games.wonders_dice import GAME as WD
@@ -39,19 +41,19 @@ PINNED = {
     "pig/manifest":
         "c6f0c39da831169c3c2cf349baab68d2d648039ac337addca20e9119b4a62500",
     "7wonders-dice/games":
-        "20:218da15e678f9d8c46ecf413ffef03d003e9f7bf9158976fd38f712b4f8262df",
+        "21:cd20d49fe2d4a1b1cfe21a6e44268a53ff6e0d9f1dda12aba3dc0d1a17a02586",
     "7wonders-dice/players":
-        "79:c417a087435439c17d97732a4de34184242b4004776456685617230d0297a57e",
+        "83:83db1c57a1ee4413c5806ded1223ac46db5326b3fbb2eb3829df8b03559f4e4c",
     "7wonders-dice/wonders_dice.actions":
-        "2623:efdb5e490a483a2802637acc409e5b7bcb76cfd752c91420de4cfbbfd84a3567",
+        "2799:357895dc1bcdc2e10e40a45d3de4375c9563998d8b50491317c9beafb88d522b",
     "7wonders-dice/wonders_dice.dice":
-        "4802:dcffc262b2d08c4b8b1aa9731092f6121e4e0324eac40f4d0bb9a52f2f3cb125",
+        "5110:025e15eaecd2d604072dd11d7992044c0117d59fee39e327ec1d358218ba0cd7",
     "7wonders-dice/wonders_dice.players":
-        "75:a039e65bc31b947d4a7af82168cfd979ae1ba1f256b9a45c6bfff44b2ca334e5",
+        "79:7f7505ebb193246d9535b2f94efacb1cc3ead0b60b9ada49b88b0115e0132f79",
     "7wonders-dice/wonders_dice.turn_states":
-        "2628:7d9439526e4a02e9bccc3ad30c4081e0b1de006aec002b32b24d5a37de457220",
+        "2804:cd0a19cc1f204c6891bf007dfc85b2dce26e84743dc3e414c94d0803a8b1e953",
     "7wonders-dice/manifest":
-        "43c6e839f989bd6a6b5a12045253643992a08b3a591abeee0e6078cbb56628d4",
+        "1a04304efe4215ad4219575f1ecca8880f14c4d59671a38c4ac9e5d052ab38e8",
     "flip7/flip7.decisions":
         "1263:134b57000299d34caa2a30065b23c339634fb65fe85c4537cd4d69179353a430",
     "flip7/flip7.players":
@@ -84,6 +86,10 @@ def _build(root: Path) -> Archive:
     q = events[j].payload
     events[j] = events[j]._replace(payload={**q, "player": (q["player"] + 1) % 3})
     archive.append("wd-disputed", events, NEW_STREAM)
+    # a finished game appended in two commits (two files until compaction)
+    split = WD.bots.simulate("wd-split", ["Ana", "Ben", "Chloe", "Dev"], 45, ("random",), WD.pack())
+    archive.append("wd-split", split[:60], NEW_STREAM)
+    archive.append("wd-split", split[60:], 59)
     # games in progress, one of each kind
     for game, n, seed in ((PIG, 2, 42), (WD, 4, 43), (FLIP7, 5, 44)):
         names = ["Ana", "Ben", "Chloe", "Dev", "Eve"][:n]
@@ -119,11 +125,41 @@ def source(tmp_path_factory) -> Path:
     return _build(tmp_path_factory.mktemp("pinned") / "archive").root
 
 
+@pytest.fixture(scope="module")
+def compacted(source, tmp_path_factory) -> Path:
+    """The same games compacted into row groups of 500 events: most games cross a row group."""
+    archive = Archive(shutil.copytree(source, tmp_path_factory.mktemp("compacted") / "archive"))
+    compact(archive, row_group_rows=500)
+    return archive.root
+
+
+@pytest.mark.parametrize("layout", ["appended", "compacted"])
 @pytest.mark.parametrize("workers,chunk,batch", [(1, 200, 20_000), (1, 3, 7), (2, 200, 20_000), (2, 2, 5)])
-def test_derived_rows_are_the_pinned_ones(source, tmp_path, monkeypatch, workers, chunk, batch):
-    archive = Archive(shutil.copytree(source, tmp_path / "archive"))
+def test_derived_rows_are_the_pinned_ones(request, tmp_path, monkeypatch, layout, workers, chunk, batch):
+    root = request.getfixturevalue("source" if layout == "appended" else "compacted")
+    archive = Archive(shutil.copytree(root, tmp_path / "archive"))
     monkeypatch.setattr(project_module, "CHUNK_GAMES", chunk)
     monkeypatch.setattr(project_module, "BATCH_GAMES", batch)
     result = project(archive, workers=workers)
     assert result.skipped == {}
     assert digests(archive) == PINNED
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_damaged_row_group_skips_and_names_only_its_games(compacted, tmp_path, workers):
+    archive = Archive(shutil.copytree(compacted, tmp_path / "archive"))
+    path = max((archive.root / "data" / WD.kind).glob("*.parquet"), key=lambda p: p.stat().st_size)
+    meta = pq.ParquetFile(path).metadata
+    group = meta.num_row_groups // 2
+    column = next(meta.row_group(group).column(j) for j in range(meta.num_columns)
+                  if meta.row_group(group).column(j).path_in_schema.startswith("action_taken."))
+    data = bytearray(path.read_bytes())
+    data[column.data_page_offset + column.total_compressed_size // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    result = project(archive, [WD], workers=workers)
+    relative = str(path.relative_to(archive.root))
+    # a row group of 500 events holds parts of two or three games: those are skipped and named, no others
+    assert 0 < len(result.skipped) <= 3 and all(relative in why for why in result.skipped.values())
+    wd_games = [g for g in archive.games() if g.kind == WD.kind]
+    assert result.games + result.live + len(result.skipped) == len(wd_games)
+    assert result.games > 0  # the file's other row groups were read

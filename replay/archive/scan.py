@@ -95,14 +95,20 @@ def read_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo
             pf = archive.open_data(files[path])
             with reading(path):
                 groups = row_groups_between(pf, wanted[0].as_py(), wanted[-1].as_py())
-            for group in groups:
+        except DamagedFile as exc:
+            damaged[path] = str(exc)
+            continue
+        for group in groups:  # a damaged row group loses its games only
+            try:
                 with reading(path):
                     table = pf.read_row_group(group, use_threads=False)
                     table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
-                    for e in decode(table, game):
-                        gathered[e.game_id].append(e)
-        except DamagedFile as exc:
-            damaged[path] = str(exc)
+                    events = decode(table, game)
+            except DamagedFile as exc:
+                damaged.setdefault(path, str(exc))
+                continue
+            for e in events:
+                gathered[e.game_id].append(e)
     out: dict[str, list[Event]] = {}
     for game_id, events in gathered.items():
         info = streams[game_id]
