@@ -18,7 +18,7 @@ from ..errors import DamagedFile
 from ..events import Event
 from ..schema import decode
 from .manifest import FileEntry, StreamInfo
-from .store import Archive, reading
+from .store import Archive, reading, row_groups_between
 
 
 def iter_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo],
@@ -68,3 +68,53 @@ def _file_games(archive: Archive, game: AnyGame, entry: FileEntry, streams: Mapp
                 buf.append(e)
                 if len(buf) == streams[e.game_id].last_seq + 1:
                     yield sorted(buffers.pop(e.game_id), key=lambda x: x.seq)
+
+
+def read_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo], files: Mapping[str, FileEntry],
+               unreadable: dict[str, str]) -> dict[str, list[Event]]:
+    """The events of a few games of ``game``'s kind, each in seq order, reading only the row groups
+    that can hold them (files are sorted by game id): what one worker of ``replay project`` reads
+    for its share, so that events never travel between processes.
+
+    ``files`` is the snapshot the games were chosen from. A game whose events cannot all be read
+    (a damaged row group or file, a file gone) is left out and put in ``unreadable`` with the
+    reason, as :func:`iter_games` does; the others are returned, in the order of ``streams``.
+    """
+    gathered: dict[str, list[Event]] = {g: [] for g in streams}
+    by_file: dict[str, list[str]] = {}
+    for game_id, info in streams.items():
+        for path in info.files:
+            by_file.setdefault(path, []).append(game_id)
+    damaged: dict[str, str] = {}
+    for path in sorted(by_file):
+        ids = by_file[path]
+        wanted = pa.array(sorted(ids))
+        try:
+            if path not in files:
+                raise DamagedFile(f"{path} left the archive while it was read (a compaction?); run the command again")
+            pf = archive.open_data(files[path])
+            with reading(path):
+                groups = row_groups_between(pf, wanted[0].as_py(), wanted[-1].as_py())
+        except DamagedFile as exc:
+            damaged[path] = str(exc)
+            continue
+        for group in groups:  # a damaged row group loses its games only
+            try:
+                with reading(path):
+                    table = pf.read_row_group(group, use_threads=False)
+                    table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
+                    events = decode(table, game)
+            except DamagedFile as exc:
+                damaged.setdefault(path, str(exc))
+                continue
+            for e in events:
+                gathered[e.game_id].append(e)
+    out: dict[str, list[Event]] = {}
+    for game_id, events in gathered.items():
+        info = streams[game_id]
+        if len(events) == info.last_seq + 1:
+            out[game_id] = sorted(events, key=lambda x: x.seq)
+        elif info.files:
+            reasons = [damaged[p] for p in info.files if p in damaged]
+            unreadable[game_id] = reasons[0] if reasons else "some of its events could not be read"
+    return out

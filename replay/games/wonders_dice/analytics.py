@@ -18,11 +18,12 @@ from replay.contract import Analytics, Step, TableObserver
 from replay.events import Event
 
 from .engine import construction_coins, defence, die_cost, forum_cost
-from .rules_data import default_ruleset
-from .scoring import final_scores, player_categories
-from .state import GameState
+from .rules_data import Building, default_ruleset
+from .scoring import end_rates, final_scores
+from .state import GameState, PlayerState
 
 BUILDINGS = tuple(default_ruleset().buildings_of("giza"))
+_CROSSED = tuple((f"crossed_{b}", b) for b in BUILDINGS)
 CATEGORIES = ("warehouse", "military", "agora", "market", "university", "guild", "gallery", "wonder", "bonus")
 
 TABLES: dict[str, pa.Schema] = {
@@ -75,21 +76,24 @@ class _Rows(TableObserver):
         if e.type == "action_taken" and self.pending is not None:
             self.out["actions"].append(_action_after(state, e, self.pending))
         elif e.type == "dice_rolled":
+            game_id, turn, forum = self.game_id, e.payload["turn"], state.forum
             self.out["dice"].extend(
-                {"game_id": self.game_id, "turn": e.payload["turn"], "die": d, "colour": state.forum[d],
-                 "face": face, "section": section}
+                {"game_id": game_id, "turn": turn, "die": d, "colour": forum[d], "face": face, "section": section}
                 for d, (face, section) in state.roll.items()
             )
         elif e.type == "turn_ended":
             n = len(state.players)
+            turn = e.payload["turn"]
+            append = self.out["turn_states"].append
             for p in state.players:
-                cats = player_categories(state, p)
-                row = {"game_id": self.game_id, "turn": e.payload["turn"], "seat": p.seat, "name": p.name, "players": n,
-                       "coins": p.coins, "resources": max(0, p.resources), "vp": sum(cats.values()),
+                crossed = p.crossed
+                row = {"game_id": self.game_id, "turn": turn, "seat": p.seat, "name": p.name, "players": n,
+                       "coins": p.coins, "resources": max(0, p.resources), "vp": _vp(state, p),
                        "bonuses": sum(p.bonuses), "unlocked": sorted(p.unlocked),
-                       "completed": [b for b in p.board if p.complete(b)]}
-                row.update({f"crossed_{b}": p.count(b) for b in BUILDINGS})
-                self.out["turn_states"].append(row)
+                       "completed": [b for b, size in _sizes(p.board) if len(crossed.get(b, ())) == size]}
+                for key, b in _CROSSED:
+                    row[key] = len(crossed.get(b, ()))
+                append(row)
 
     def finish(self, state: GameState | None) -> None:
         if state is None:
@@ -107,6 +111,35 @@ class _Rows(TableObserver):
 
     def rows(self) -> dict[str, list[dict[str, Any]]]:
         return self.out
+
+
+_SIZES: dict[int, tuple[dict[str, Building], tuple[tuple[str, int], ...]]] = {}
+
+
+def _sizes(board: dict[str, Building]) -> tuple[tuple[str, int], ...]:
+    """(building, number of spaces) of a board, in board order: rules data, computed once per board."""
+    found = _SIZES.get(id(board))
+    if found is None or found[0] is not board:
+        if len(_SIZES) > 64:
+            _SIZES.clear()
+        found = _SIZES[id(board)] = (board, tuple((b, len(building.spaces)) for b, building in board.items()))
+    return found[1]
+
+
+def _vp(state: GameState, p: PlayerState) -> int:
+    """``sum(player_categories(state, p).values())``: the player's VP as it stands, without the
+    dict by category (the end effects are the rare part, and taken the rules' own way)."""
+    total = sum(p.vp.values())
+    if not p.end_effects:
+        return total
+    crossed = p.crossed
+    for (_, counted), vp in end_rates(state, p).items():
+        if counted == "leaders":
+            gallery = p.board.get("gallery")
+            total += vp * (sum(1 for s in crossed.get("gallery", ()) if gallery.space[s].leader) if gallery else 0)
+        else:
+            total += vp * len(crossed.get(counted, ()))
+    return total
 
 
 def _action_before(state: GameState, e: Event) -> dict[str, Any]:

@@ -1,0 +1,155 @@
+"""``replay project`` benchmark: where a projection's time goes, and how it scales with processes.
+
+    python bench/project_bench.py --games 2000                 # 7 Wonders Dice, 2-7 players
+    python bench/project_bench.py --kind flip7 --games 1000    # Flip 7, 3-8 players
+    python bench/project_bench.py --dir /tmp/pb --games 2000   # keep (and reuse) the archive
+
+Simulates N games (random bots) into a compacted archive once, then measures, in the same run
+and on the same archive:
+
+* ``read+decode``: every file read and decoded to event records (``iter_games``), nothing else;
+* ``fold``: every game replayed through the rules with no observer (events in memory);
+* ``fold+core``: with the core's observer (``games``/``players`` rows);
+* ``derive``: with both observers (:func:`derive_game`: every derived row as a dict);
+* ``derive+arrow``: and the rows turned into Arrow tables, as a worker hands them on;
+* ``project -w 1`` and ``project -w 2``: the whole command (read, derive, write the parts),
+  rebuilt from scratch each time, wall clock, and CPU time of every process.
+
+In-process stages are CPU time (``time.process_time``): this machine is shared, and wall clock
+swings with the neighbours' load; the projections are wall clock (what a user waits) with the
+CPU time of the main process and its workers beside it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from replay.analytics.core import CoreRows
+from replay.analytics.project import _tables, derive_game, project, tables_of
+from replay.archive import Archive
+from replay.archive.compact import compact
+from replay.archive.scan import iter_games
+from replay.driver import Replay, gc_paused
+from replay.registry import registry
+from replay.services.simulation import simulate_games
+
+PLAYERS = {"7wonders-dice": (2, 7), "flip7": (3, 8), "pig": (2, 4)}
+
+
+def _simulate(args: tuple[str, str, int, int]) -> int:
+    root, kind, games, seed = args
+    return simulate_games(registry.get(kind), Archive(root), games, PLAYERS[kind], ("random",), seed)
+
+
+def build(root: Path, kind: str, games: int, workers: int) -> None:
+    Archive.init(root)
+    share = [games // workers + (1 if i < games % workers else 0) for i in range(workers)]
+    with multiprocessing.Pool(workers) as pool:
+        pool.map(_simulate, [(str(root), kind, n, 1000 + i) for i, n in enumerate(share)])
+    compact(Archive(root))
+
+
+def cpu_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_project(root: Path, kind: str, workers: int) -> dict[str, float]:
+    shutil.rmtree(root / "derived", ignore_errors=True)
+    archive = Archive(root)
+    cpu, children, wall = time.process_time(), cpu_children(), time.perf_counter()
+    result = project(archive, [registry.get(kind)], workers=workers)
+    wall = time.perf_counter() - wall
+    cpu = time.process_time() - cpu
+    children = cpu_children() - children
+    return {"games": result.games, "wall_s": wall, "cpu_main_s": cpu, "cpu_workers_s": children,
+            "games_per_s": result.games / wall}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kind", default="7wonders-dice", choices=sorted(PLAYERS))
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--dir", type=Path)
+    ap.add_argument("--json", type=Path)
+    ap.add_argument("--repeat", type=int, default=1, help="projections per worker count (the best is kept)")
+    args = ap.parse_args()
+    work = args.dir or Path(tempfile.mkdtemp(prefix="replay-project-"))
+    root = work / "archive"
+    if not (root / "REPLAY_ARCHIVE").exists():
+        build(root, args.kind, args.games, 2)
+    archive = Archive(root)
+    game = registry.get(args.kind)
+    library = game.library(archive.packs)
+    streams = {g: s for g, s in archive.snapshot().streams.items() if s.kind == game.kind}
+    r: dict[str, Any] = {"kind": args.kind, "games": len(streams)}
+
+    t = time.process_time()
+    games = list(iter_games(archive, game, streams))
+    r["read_decode_s"] = time.process_time() - t
+    events = sum(len(g) for g in games)
+    r["events"] = events
+
+    t = time.process_time()
+    for g in games:
+        Replay(game, library).run(g).finish()
+    r["fold_s"] = time.process_time() - t
+
+    t = time.process_time()
+    for g in games:
+        replay: Replay[Any] = Replay(game, library)
+        replay.observe(CoreRows(replay, True)).run(g).finish()
+        replay.observers.clear()
+    r["fold_core_s"] = time.process_time() - t
+
+    with gc_paused():  # as a worker derives a chunk (else collections over the rows kept here dominate)
+        t = time.process_time()
+        rows = {g[0].game_id: derive_game(game, g, library, True) for g in games}
+        r["derive_s"] = time.process_time() - t
+        t = time.process_time()
+        ids = list(rows)
+        for i in range(0, len(ids), 200):
+            _tables({g: rows[g] for g in ids[i:i + 200]}, tables_of(game), {})
+        r["arrow_s"] = time.process_time() - t
+    r["derive_arrow_s"] = r["derive_s"] + r["arrow_s"]
+    del rows, games
+
+    for workers in (1, 2):
+        runs = [timed_project(root, args.kind, workers) for _ in range(args.repeat)]
+        best = min(runs, key=lambda x: x["wall_s"])
+        r.update({f"project_w{workers}_{k}": v for k, v in best.items() if k != "games"})
+    r["speedup_1_to_2"] = r["project_w1_wall_s"] / r["project_w2_wall_s"]
+    # what two free cores would give: one process's wall clock against the busier of the two
+    # processes' CPU (the workers share the work evenly; the main process only writes parts)
+    w2_cpu = r["project_w2_cpu_main_s"] + r["project_w2_cpu_workers_s"]
+    r["speedup_1_to_2_cpu"] = r["project_w1_cpu_main_s"] / max(w2_cpu / 2, r["project_w2_cpu_main_s"])
+
+    n = r["games"]
+    print(f"{args.kind}: {n:,} games, {events:,} events ({events / n:.0f} per game)")
+    print(f"{'stage (one process, CPU time)':<34}{'s':>9}{'games/s':>10}{'ms/game':>9}")
+    for key, label in (("read_decode_s", "read + decode"), ("fold_s", "fold (no observer)"),
+                       ("fold_core_s", "fold + core observer"), ("derive_s", "fold + both observers"),
+                       ("arrow_s", "rows -> Arrow"), ("derive_arrow_s", "derive + Arrow")):
+        print(f"{label:<34}{r[key]:>9.2f}{n / r[key]:>10.0f}{1000 * r[key] / n:>9.2f}")
+    print(f"{'project (wall clock)':<34}{'s':>9}{'games/s':>10}{'cpu main':>10}{'cpu workers':>12}")
+    for w in (1, 2):
+        print(f"{f'-w {w}':<34}{r[f'project_w{w}_wall_s']:>9.2f}{r[f'project_w{w}_games_per_s']:>10.0f}"
+              f"{r[f'project_w{w}_cpu_main_s']:>10.2f}{r[f'project_w{w}_cpu_workers_s']:>12.2f}")
+    print(f"speed-up from 1 to 2 processes: {r['speedup_1_to_2']:.2f}x wall clock; "
+          f"{r['speedup_1_to_2_cpu']:.2f}x on two free cores (from the CPU times)")
+    if args.json:
+        args.json.write_text(json.dumps(r, indent=2))
+    if args.dir is None:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
