@@ -85,16 +85,7 @@ def apply_trusted(state: GameState, event: Event) -> None:
     p = event.payload
     t = event.type
     if t == "dice_rolled":
-        state.roll = {d["id"]: (d["face"], d["section"]) for d in p["dice"]}
-        state.turn = p["turn"]
-        state.phase = "actions"
-        state.next_seat = 0
-        state.acted = set()
-        state.agora_completers = []
-        state.follow_ups.clear()
-        state.pending.clear()
-        for pl in state.players:
-            pl.this_turn.clear()
+        _start_turn(state, {d["id"]: (d["face"], d["section"]) for d in p["dice"]}, p["turn"])
     elif t == "action_taken":
         options = state.options
         if options.resolution == "two_phase" or (options.void_actions and options.resolution != "simultaneous"):
@@ -152,8 +143,13 @@ def _roll(state: GameState, p: dict[str, Any], fail: Fail) -> None:
             raise fail("turn.roll", f"{d['id']}: a {colour} face ({', '.join(sorted(faces))}) in section 0..{sections - 1}",
                        f"{d['colour']} {d['face']} in section {d['section']}")
         roll[d["id"]] = (d["face"], d["section"])
+    _start_turn(state, roll, p["turn"])
+
+
+def _start_turn(state: GameState, roll: dict[str, tuple[str, int]], turn: int) -> None:
+    """The table once a turn's dice are rolled: the checked and the trusted roll leave the same."""
     state.roll = roll
-    state.turn = p["turn"]
+    state.turn = turn
     state.phase = "actions"
     state.next_seat = 0
     state.acted = set()
