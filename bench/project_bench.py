@@ -37,7 +37,8 @@ from replay.analytics.project import _tables, derive_game, project, tables_of
 from replay.archive import Archive
 from replay.archive.compact import compact
 from replay.archive.scan import iter_games
-from replay.driver import Replay, gc_paused
+from replay.driver import Replay
+from replay.gcpause import gc_paused
 from replay.registry import registry
 from replay.services.simulation import simulate_games
 

@@ -15,15 +15,14 @@ a ``replay.internal`` problem at the event that set it off.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from .contract import NO_POSITION, Game, Observer, Position, Step
 from .errors import PackError, ReplayError, RuleViolation
 from .events import Event
+from .gcpause import gc_paused
 from .packs import PackLibrary, RulesPack
 from .problems import Level, Location, Problem
 
@@ -219,19 +218,6 @@ class Replay(Generic[S]):
             self.problems.extend(located)
             return located
         return ()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for a while (reference counting still frees everything
-    that is not in a cycle); restored as it was."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _internal(event: Event, exc: Exception) -> Problem:

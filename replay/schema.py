@@ -13,14 +13,12 @@ pa.int8()]`` hint overrides the default Arrow type of a field.
 from __future__ import annotations
 
 import enum
-import gc
 import hashlib
 import itertools
 import json
 import types
 import typing
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any, Literal, Union
 
 import pyarrow as pa
@@ -30,6 +28,7 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from .contract import AnyGame
 from .errors import SchemaError
 from .events import Event
+from .gcpause import gc_paused
 
 ENVELOPE_SCHEMA = pa.schema(
     [
@@ -272,7 +271,7 @@ def decode(table: pa.Table, game: AnyGame, upcast: bool = True) -> list[Event]:
     """
     if table.num_rows == 0:
         return []
-    with _gc_paused():
+    with gc_paused():
         return _decode(table, game, upcast)
 
 
@@ -335,14 +334,3 @@ def _strings(column: pa.ChunkedArray) -> list[str]:
             raise SchemaError("a dictionary-encoded column refers past its dictionary: a data file is damaged; "
                               "run `replay verify`") from None
     return out
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

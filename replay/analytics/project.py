@@ -47,9 +47,10 @@ from ..archive.packs import PackStore
 from ..archive.scan import read_games
 from ..archive.store import parquet_bytes
 from ..contract import AnyGame
-from ..driver import Replay, gc_paused
+from ..driver import Replay
 from ..errors import ReplayError
 from ..events import Event
+from ..gcpause import gc_paused
 from ..packs import PackLibrary
 from ..problems import Location, Problem
 from ..registry import registry as default_registry

@@ -19,7 +19,7 @@ from replay.problems import Location, Problem
 
 from .flow import advance, close_round, targets
 from .pack import Flip7Pack
-from .state import ACTIVE, BUSTED, FROZEN, STAYED, Cards, State
+from .state import ACTIVE, BUSTED, FROZEN, STAYED, Cards, State, seat_name
 
 RULES = {
     "flip7.start": "Seats are numbered 0, 1, 2, ... and the first dealer is one of them.",
@@ -57,7 +57,7 @@ def target_action(card: str, target: int | None) -> str:
 
 
 def name(state: State, seat: Any) -> str:
-    return state.names[seat] if isinstance(seat, int) and 0 <= seat < state.n else f"seat {seat}"
+    return seat_name(state.names, seat)
 
 
 def expected_words(state: State) -> str:

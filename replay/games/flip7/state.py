@@ -19,12 +19,18 @@ Where the cards are (each of the pack's cards in exactly one place at every step
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .pack import Flip7Pack
 
 ACTIVE, STAYED, BUSTED, FROZEN = "active", "stayed", "busted", "frozen"
+
+
+def seat_name(names: Sequence[str], seat: Any) -> str:
+    """A seat's name, or "seat N" for a number no seat has (a damaged or hostile log)."""
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
 
 
 @dataclass(frozen=True)

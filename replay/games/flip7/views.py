@@ -16,7 +16,7 @@ from replay.events import Event
 from replay.problems import Problem
 
 from .rules import RULES, expected_words
-from .state import State
+from .state import State, seat_name
 
 
 class Flip7Views(Views[State]):
@@ -45,8 +45,7 @@ class Flip7Views(Views[State]):
         p = event.payload
 
         def who(key: str = "seat") -> str:
-            s = p.get(key)
-            return names[s] if isinstance(s, int) and 0 <= s < len(names) else f"seat {s}"
+            return seat_name(names, p.get(key))
 
         t = event.type
         if t == "game_started":
