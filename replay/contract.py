@@ -253,6 +253,21 @@ class Views(Generic[S]):
         head = f"turn {problem.turn}, {who}: " if problem.turn else f"{who}: "
         return head + f"expected {problem.expected}, found {problem.found}"
 
+    def page_board(self, state: S) -> dict[str, Any]:
+        """What the replay page's board script needs beside the state: what does not change during a
+        game and the state does not hold (a board's spaces and costs, from the pack). Taken once, from
+        the state after the start event. The default: nothing."""
+        return {}
+
+    def page_script(self) -> str | None:
+        """The replay page's board script, ``page/board.js`` beside the module that defines this class
+        (docs/page.md says what it is given and returns); None, the default without one: the page
+        shows the state as a tree."""
+        package = _data_package(type(self), Views, "page")
+        if package is None:
+            return None
+        return resources.files(package).joinpath("page", "board.js").read_text(encoding="utf-8")
+
     def dispute(self, events: Sequence[Event]) -> tuple[int, dict[str, Any], str] | None:
         """A written claim of this game changed, as a dispute at the table would have it: (index of
         the event, its new payload, what was changed in words). The demo shows it; None when the game

@@ -14,10 +14,12 @@ from .analytics.project import project
 from .analytics.sql import all_queries, connect, find_query, run_named
 from .archive import NEW_STREAM, Archive, StreamAppend
 from .archive.compact import compact
+from .archive.fsutil import atomic_write
 from .archive.verify import verify
 from .errors import DuplicateAppend, ReplayError
 from .registry import registry
 from .services.audit import audit
+from .services.bundle import page_html
 from .services.logs import load_log
 from .services.review import open_review
 from .services.simulation import player_counts, simulate_games, simulated
@@ -84,8 +86,20 @@ def run_demo(archive_path: Path | None, n_games: int, seed: int, echo: Callable[
     table = run_named(con, find_query(queries, "games_by_kind"), {})
     echo("10. One SQL query across every kind (replay query --name games_by_kind):\n"
          + _indent(render(table.to_pylist(), table.column_names, "table")))
+    shown = _page(archive, root.with_name(f"{root.name}-page.html"))
+    echo(f"11. The replay page of {shown[0]} (replay view {shown[0]}): {shown[1]}\n"
+         "   Open it in a browser: ← → step through the events, shift+← → the turns; the problems are marked on the "
+         "timeline.\n")
     echo(f"Explore it yourself:\n   export REPLAY_ARCHIVE={root}\n   replay games\n   replay audit {first}\n"
-         f"   replay step {first}\n   replay query --list\n")
+         f"   replay step {first}\n   replay view {first}\n   replay query --list\n")
+
+
+def _page(archive: Archive, target: Path) -> tuple[str, Path]:
+    """Write the replay page of the disputed game (else the first game): (its id, the page's path)."""
+    streams = archive.snapshot().streams
+    game_id = next((g for g in sorted(streams) if g.endswith("-disputed")), min(streams))
+    atomic_write(target, page_html([load_log(game_id, archive)]).encode("utf-8"))
+    return game_id, target
 
 
 def _disputed(archive: Archive) -> str:

@@ -91,6 +91,11 @@ class RulesPack(PackPart):
 PACK_NUMBERS = 10**9
 
 
+def pack_json(pack: RulesPack) -> str:
+    """A pack as the JSON file the archive keeps (and a dispute bundle carries): readable, sorted keys."""
+    return json.dumps(pack.model_dump(mode="json"), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
 def _bounded(value: Any) -> None:
     if isinstance(value, int) and not isinstance(value, bool):
         if abs(value) > PACK_NUMBERS:

@@ -24,3 +24,25 @@ def bare_game(kind, event_types, start_type, **attrs):
              "end_types": frozenset(), "pack_model": RulesPack, "default_pack": "none", "rules": Rules(),
              "views": Views(), **attrs}
     return type("BareGame", (Game,), attrs)()
+
+
+SEVEN = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
+
+
+def simulated_log(kind: str, seed: int, players: int):
+    """A game of ``kind`` its default bots played, as a log read from nowhere."""
+    from replay.registry import registry
+    from replay.services.logs import Log
+
+    game = registry.get(kind)
+    events = game.bots.simulate(f"{kind}-p{seed}", SEVEN[:players], seed, game.bots.default, game.pack())
+    return Log(events, game, f"{kind}-p{seed}")
+
+
+def disputed_log(log):
+    """``log`` with the claim its game's ``Views.dispute`` changes: one problem, at that event."""
+    from replay.services.logs import Log
+
+    i, payload, _ = log.game.views.dispute(log.events)
+    events = [*log.events[:i], log.events[i]._replace(payload=payload), *log.events[i + 1:]]
+    return Log(events, log.game, f"{log.source}-disputed")

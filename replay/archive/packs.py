@@ -8,13 +8,12 @@ every pack back, recomputes its hash and names any that does not match.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import PackError, ReplayError
-from ..packs import RulesPack, parse_pack
+from ..packs import RulesPack, pack_json, parse_pack
 from ..registry import GameRegistry
 from .fsutil import atomic_write
 
@@ -70,7 +69,7 @@ class PackStore:
         if path.is_file():
             return False
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(pack.model_dump(mode="json"), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        text = pack_json(pack)
         atomic_write(path, text.encode())
         self._loaded[pack.content_hash] = pack
         return True

@@ -50,6 +50,8 @@ def cli() -> None:
       replay games                         list the games
       replay audit GAME_OR_FILE            every rule problem, where and why
       replay step GAME                     walk through a game, forward and back
+      replay view GAME                     write its replay page (HTML, opens from disk)
+      replay bundle GAME -o dispute.zip    events, notation, rules pack, audit and page in one file
       replay project && replay query --list      SQL over all the games
       replay verify                        check files, checksums, streams, hash chains, packs
       replay regress                       after an upgrade: do the projected games still end the same?
@@ -155,9 +157,10 @@ from .analytics_cmds import project, query, regress, stats  # noqa: E402
 from .archive_cmds import compact_, events, export, games, import_, verify_  # noqa: E402
 from .games_cmds import rules, simulate  # noqa: E402
 from .review_cmds import audit, diff, show, step  # noqa: E402
+from .view_cmds import bundle, view  # noqa: E402
 
 for command in (import_, export, games, events, verify_, compact_, simulate, rules, audit, show, step, diff,
-                project, query, stats, regress):
+                view, bundle, project, query, stats, regress):
     cli.add_command(command)
 
 

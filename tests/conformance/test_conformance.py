@@ -185,6 +185,27 @@ def test_what_a_seat_sees_hides_what_it_must_not(game, bots):
                     assert game.views.data(other) != game.views.data(r.state), "conceal() changed nothing"
 
 
+def test_the_replay_page_shows_every_step(game, bots):
+    """The page (``replay view``) of a game and of a damaged copy: every step it can show is the
+    state a straight replay gives, in every view; its board data is plain JSON."""
+    from replay.services.page import ALL, page_data, page_state
+
+    events = simulate(game, 2)
+    for log in (events, _mutate(events, random.Random(9), game)):
+        version = page_data([Log(log, game, "page")])["versions"][0]
+        json.dumps(version["board"])
+        r = Replay(game)
+        for i, e in enumerate(log):
+            r.push(e)
+            if r.state is None:
+                break
+            assert page_state(version, ALL, i) == game.views.data(r.state), f"event {i}"
+            for seat, name in enumerate(r.names if game.views.hidden_information else []):
+                assert page_state(version, name, i) == game.views.observe(r.state, seat)
+    script = game.views.page_script()
+    assert script is None or "return function" in script
+
+
 MUTATIONS = ("drop", "duplicate", "swap", "alter", "borrow")
 
 

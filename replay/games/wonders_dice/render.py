@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from .rules_data import Effect
 from .scoring import categories, final_scores
 from .state import GameState
 
@@ -52,3 +55,29 @@ def show(state: GameState, player: str | None = None) -> str:
         if vp:
             lines.append(f"    VP: {vp}")
     return "\n".join(lines)
+
+
+def board_layout(state: GameState) -> dict[str, Any]:
+    """Each seat's buildings with their spaces in board order (cost, what each gives) and the Forum's
+    section costs: what the replay page draws the boards with (``Views.page_board``)."""
+    return {
+        "forum_sections": list(state.rules.start.forum_sections),
+        "seats": [[{"id": b.id, "name": b.name, "colour": b.colour, "category": b.category,
+                    "spaces": [{"id": s.id, "cost": s.cost, "leader": s.leader, "gives": [effect_label(e) for e in s.effects]}
+                               for s in b.spaces]}
+                   for b in p.board.values()] for p in state.players],
+    }
+
+
+def effect_label(e: Effect) -> str:
+    """An effect in a few words, for a space on the page's board."""
+    labels = {
+        "resource": "resource", "shield": "shield", "attack": f"attack {e.vp}", "vp": f"{e.vp} VP",
+        "coins": f"{e.amount} coins", "cross": "cross " + "/".join(e.buildings) + (f" x{e.count}" if e.count > 1 else ""),
+        "extra_action": "another action" + (" (die free)" if e.free_die else ""),
+        "per_space": f"{e.coins} coins + {e.vp} VP per {e.building} space",
+        "die_discount": f"{'/'.join(e.colours) or 'all'} dice -{e.amount}", "die_free": f"{'/'.join(e.colours)} dice free",
+        "income": f"+{e.amount} coins per {'/'.join(e.colours)} die", "unlock": f"unlock {e.die}",
+        "vp_per_leader_end": f"{e.vp} VP per leader",
+    }
+    return labels[e.type]

@@ -12,7 +12,7 @@ from replay.problems import Problem
 
 from .engine import RULES
 from .explain import headline
-from .render import render, show
+from .render import board_layout, render, show
 from .scoring import final_scores
 from .state import GameState
 
@@ -38,6 +38,9 @@ class WondersDiceViews(Views[GameState]):
 
     def show(self, state: GameState, player: str | None = None) -> str:
         return show(state, player)
+
+    def page_board(self, state: GameState) -> dict[str, Any]:
+        return board_layout(state)
 
     def summary(self, state: GameState, names: Sequence[str]) -> str:
         if state.result is None and state.phase not in ("over", "ended"):
