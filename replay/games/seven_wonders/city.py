@@ -1,0 +1,212 @@
+"""What a city produces, what its neighbours sell it and at what price, and how a cost is paid.
+
+Both directions of one question live here: :func:`check_payment` says whether a recorded payment
+pays a cost (the rules), :func:`payments` lists the ways to pay it (legal actions and bots). A
+test holds them to each other: every listed payment is accepted, and every accepted payment of
+the simulated games is listed.
+
+Each choice-producing card gives one resource a turn, to its owner and, separately, to each
+neighbour who buys from it (the official rules: buying does not use the seller's card up).
+Everything is read from the table at the start of the turn: what a seat builds this turn
+produces from the next turn on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from itertools import product
+from typing import Any
+
+from .pack import Cost
+from .state import State
+
+MAX_PAYMENTS = 64
+"""At most this many ways to pay are listed per cost (the cheapest first)."""
+
+
+@dataclass(frozen=True)
+class Production:
+    fixed: Counter[str]
+    choices: tuple[tuple[str, tuple[str, ...]], ...]
+    """(source, the resources it may give one of), in the order the city has them."""
+
+
+def production(state: State, seat: int, tradable_only: bool = False) -> Production:
+    fixed: Counter[str] = Counter()
+    choices = []
+    for source, e in state.effects(seat):
+        if e.type != "produce" or (tradable_only and not e.tradable):
+            continue
+        if e.choice:
+            choices.append((source, tuple(e.resources)))
+        else:
+            fixed.update(e.resources)
+    return Production(fixed, tuple(choices))
+
+
+def price(state: State, seat: int, side: str, resource: str) -> int:
+    """What ``seat`` pays for one ``resource`` from its neighbour on ``side``."""
+    best = state.pack.numbers.trade_price
+    for _, e in state.effects(seat):
+        if e.type == "trade_discount" and side in e.sides and resource in e.resources:
+            best = min(best, e.price)
+    return best
+
+
+def trade_coins(state: State, seat: int, side: str, bought: Mapping[str, int]) -> int:
+    return sum(price(state, seat, side, r) * k for r, k in bought.items())
+
+
+def can_supply(prod: Production, wanted: Mapping[str, int]) -> bool:
+    """Whether ``prod`` gives all of ``wanted`` in one turn (each choice card once)."""
+    rest = Counter(wanted) - prod.fixed
+    return _matches(rest, [options for _, options in prod.choices])
+
+
+def _matches(rest: Counter[str], producers: list[tuple[str, ...]]) -> bool:
+    need = [r for r, k in rest.items() for _ in range(k)]
+    if len(need) > len(producers):
+        return False
+    return _assign(need, producers, 0, [False] * len(producers))
+
+
+def _assign(need: list[str], producers: list[tuple[str, ...]], i: int, used: list[bool]) -> bool:
+    if i == len(need):
+        return True
+    for j, options in enumerate(producers):
+        if not used[j] and need[i] in options:
+            used[j] = True
+            if _assign(need, producers, i + 1, used):
+                return True
+            used[j] = False
+    return False
+
+
+# ----------------------------------------------------------------------------- checking a payment
+
+
+@dataclass(frozen=True)
+class PaymentProblem:
+    rule_id: str
+    expected: str
+    found: str
+
+
+def check_payment(state: State, seat: int, cost: Cost, choices: Mapping[str, str], left: Mapping[str, int],
+                  right: Mapping[str, int]) -> tuple[PaymentProblem | None, int, int]:
+    """Whether the recorded payment pays ``cost``: (the first problem or None, coins to the left
+    neighbour, coins to the right one)."""
+    own = production(state, seat)
+    offered = dict(own.choices)
+    for source, resource in choices.items():
+        if resource not in offered.get(source, ()):
+            what = f"one of {', '.join(offered[source])} from {source}" if source in offered else \
+                "a choice-producing card the city has: " + (", ".join(offered) or "none")
+            return PaymentProblem("7w.pay.choice", what, f"{resource} from {source}"), 0, 0
+    to_left = trade_coins(state, seat, "left", left)
+    to_right = trade_coins(state, seat, "right", right)
+    for side, bought, neighbour in (("left", left, state.left(seat)), ("right", right, state.right(seat))):
+        if any(k < 0 for k in bought.values()):
+            return PaymentProblem("7w.pay.neighbour", "whole resources bought", _counts(bought)), 0, 0
+        if bought and not can_supply(production(state, neighbour, tradable_only=True), bought):
+            return PaymentProblem("7w.pay.neighbour", f"what {state.names[neighbour]} ({side}) produces for sale: "
+                                  + _production_words(production(state, neighbour, tradable_only=True)),
+                                  _counts(bought)), 0, 0
+    have = own.fixed + Counter(choices.values()) + Counter(left) + Counter(right)
+    missing = Counter(cost.resources) - have
+    if missing:
+        return PaymentProblem("7w.pay.resources", _counts(cost.resources), f"{_counts(have)} (missing {_counts(missing)})"), 0, 0
+    coins = cost.coins + to_left + to_right
+    if coins > state.coins[seat]:
+        return PaymentProblem("7w.pay.coins", f"at most {state.coins[seat]} coins", f"{coins} coins"), 0, 0
+    return None, to_left, to_right
+
+
+def _counts(resources: Mapping[str, int]) -> str:
+    parts = [f"{k} {r}" if k > 1 else r for r, k in sorted(resources.items()) if k]
+    return ", ".join(parts) or "nothing"
+
+
+def _production_words(prod: Production) -> str:
+    parts = [_counts(prod.fixed)] if prod.fixed else []
+    parts += ["/".join(options) for _, options in prod.choices]
+    return ", ".join(parts) or "nothing"
+
+
+# ----------------------------------------------------------------------------- listing payments
+
+
+@dataclass(frozen=True)
+class Payment:
+    choices: tuple[tuple[str, str], ...]
+    left: tuple[tuple[str, int], ...]
+    right: tuple[tuple[str, int], ...]
+    coins: int
+    """All the coins it costs: the card's own coins and the trade."""
+
+    def fields(self) -> dict[str, Any]:
+        """The ``card_played`` fields that record it."""
+        return {"choices": dict(self.choices), "left": dict(self.left), "right": dict(self.right)}
+
+
+def payments(state: State, seat: int, cost: Cost) -> list[Payment]:
+    """The ways ``seat`` can pay ``cost`` this turn, cheapest first: its own resources first (a
+    choice card used only for what the fixed production lacks), then every split of what is
+    still missing between the two neighbours that they can sell and the seat can afford. One
+    payment per distinct purchase; none when it cannot be paid."""
+    if cost.coins > state.coins[seat]:
+        return []
+    own = production(state, seat)
+    need = Counter(cost.resources) - own.fixed
+    sellers = {"left": production(state, state.left(seat), True), "right": production(state, state.right(seat), True)}
+    found: dict[tuple[Any, Any], Payment] = {}
+    for choices, rest in _own_uses(need, list(own.choices)):
+        for left, right in _splits(rest):
+            if (left and not can_supply(sellers["left"], left)) or (right and not can_supply(sellers["right"], right)):
+                continue
+            coins = cost.coins + trade_coins(state, seat, "left", left) + trade_coins(state, seat, "right", right)
+            if coins > state.coins[seat]:
+                continue
+            key = (tuple(sorted(left.items())), tuple(sorted(right.items())))
+            if key not in found or coins < found[key].coins:
+                found[key] = Payment(tuple(sorted(choices.items())), key[0], key[1], coins)
+    ordered = sorted(found.values(), key=lambda p: (p.coins, p.left, p.right))
+    return ordered[:MAX_PAYMENTS]
+
+
+def _own_uses(need: Counter[str], producers: list[tuple[str, tuple[str, ...]]]) -> Iterator[tuple[dict[str, str], Counter[str]]]:
+    """Each way to cover part of ``need`` with the city's choice cards (each once, or unused):
+    (which card gave what, what is still needed). Covering more is never worse, so a card is
+    left unused only when nothing it gives is still needed."""
+    seen: set[tuple[tuple[str, int], ...]] = set()
+
+    def walk(i: int, need: Counter[str], used: dict[str, str]) -> Iterator[tuple[dict[str, str], Counter[str]]]:
+        if i == len(producers) or not need:
+            key = tuple(sorted(need.items()))
+            if key not in seen:
+                seen.add(key)
+                yield dict(used), Counter(need)
+            return
+        source, options = producers[i]
+        useful = [r for r in options if need[r] > 0]
+        for r in useful:
+            need[r] -= 1
+            used[source] = r
+            yield from walk(i + 1, +need, used)
+            del used[source]
+            need[r] += 1
+        if not useful:
+            yield from walk(i + 1, need, used)
+
+    yield from walk(0, Counter(need), {})
+
+
+def _splits(rest: Counter[str]) -> Iterable[tuple[dict[str, int], dict[str, int]]]:
+    """Every way to buy ``rest`` from the two neighbours: (from the left, from the right)."""
+    items = sorted(rest.items())
+    for counts in product(*[range(k + 1) for _, k in items]):
+        left = {r: c for (r, _), c in zip(items, counts) if c}
+        right = {r: k - c for (r, k), c in zip(items, counts) if k - c}
+        yield left, right
