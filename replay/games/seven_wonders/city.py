@@ -115,7 +115,7 @@ def check_payment(state: State, seat: int, cost: Cost, choices: Mapping[str, str
                                   + _production_words(production(state, neighbour, tradable_only=True)),
                                   _counts(bought)), 0, 0
     have = own.fixed + Counter(choices.values()) + Counter(left) + Counter(right)
-    missing = Counter(cost.resources) - have
+    missing = Counter[str](cost.resources) - have
     if missing:
         return PaymentProblem("7w.pay.resources", _counts(cost.resources), f"{_counts(have)} (missing {_counts(missing)})"), 0, 0
     coins = cost.coins + to_left + to_right
@@ -124,7 +124,7 @@ def check_payment(state: State, seat: int, cost: Cost, choices: Mapping[str, str
     return None, to_left, to_right
 
 
-def _counts(resources: Mapping[str, int]) -> str:
+def _counts(resources: Mapping[Any, int]) -> str:
     parts = [f"{k} {r}" if k > 1 else r for r, k in sorted(resources.items()) if k]
     return ", ".join(parts) or "nothing"
 
@@ -159,7 +159,7 @@ def payments(state: State, seat: int, cost: Cost) -> list[Payment]:
     if cost.coins > state.coins[seat]:
         return []
     own = production(state, seat)
-    need = Counter(cost.resources) - own.fixed
+    need = Counter[str](cost.resources) - own.fixed
     sellers = {"left": production(state, state.left(seat), True), "right": production(state, state.right(seat), True)}
     found: dict[tuple[Any, Any], Payment] = {}
     for choices, rest in _own_uses(need, list(own.choices)):

@@ -105,8 +105,9 @@ def card_of(state: State, age: int, card_id: str) -> Card | None:
 # ----------------------------------------------------------------------------- checking
 
 
-def check(state: State, event: Event) -> None:
-    """Raise RuleViolation if ``event`` may not come now; change nothing."""
+def check(state: State, event: Event) -> tuple[int, int] | None:
+    """Raise RuleViolation if ``event`` may not come now; change nothing. For a ``card_played``,
+    the coins it pays to the left and right neighbours (so that applying it does not judge it again)."""
     t, p = event.type, event.payload
     if state.phase == OVER:
         raise refuse(state, event, "7w.game-over", "no event", t)
@@ -117,11 +118,12 @@ def check(state: State, event: Event) -> None:
     if t == "age_dealt":
         _check_deal(state, event)
     elif t == "card_played":
-        _check_card(state, event)
+        return _check_card(state, event)
     elif t == "discard_built":
         _check_discard_built(state, event)
     elif t == "age_ended" and p["age"] != state.age:
         raise refuse(state, event, "7w.expected", f"age_ended {state.age}", f"age_ended {p['age']}")
+    return None
 
 
 def _check_deal(state: State, event: Event) -> None:
@@ -149,7 +151,7 @@ def _check_deal(state: State, event: Event) -> None:
         raise refuse(state, event, "7w.deal", f"the Age {age} deck for {state.n} players", "; ".join(wrong))
 
 
-def _check_card(state: State, event: Event) -> None:
+def _check_card(state: State, event: Event) -> tuple[int, int]:
     p = event.payload
     seat = p["seat"]
     if (p["age"], p["turn"]) != (state.age, state.turn):
@@ -163,6 +165,7 @@ def _check_card(state: State, event: Event) -> None:
     outcome = judge(state, seat, p)
     if isinstance(outcome, Problem):
         raise RuleViolation(_located(outcome, state, event, seat))
+    return outcome
 
 
 def judge(state: State, seat: int, p: dict[str, Any]) -> Problem | tuple[int, int]:
@@ -236,8 +239,9 @@ def buildable_discards(state: State, seat: int) -> list[str]:
 # ----------------------------------------------------------------------------- applying
 
 
-def perform(state: State, event: Event) -> list[Problem]:
-    """Apply an event :func:`check` accepted; return the wrong claims it makes."""
+def perform(state: State, event: Event, paid: tuple[int, int] | None = None) -> list[Problem]:
+    """Apply an event :func:`check` accepted (``paid``: what it said a ``card_played`` pays);
+    return the wrong claims it makes."""
     t, p = event.type, event.payload
     found: list[Problem] = []
     if t == "age_dealt":
@@ -246,7 +250,8 @@ def perform(state: State, event: Event) -> list[Problem]:
         state.chosen = [None] * state.n
         state.last_card = []
     elif t == "card_played":
-        found = _chosen(state, event)
+        assert paid is not None
+        found = _chosen(state, event, paid)
     elif t == "discard_built":
         _discard_built(state, p["seat"], p["card"])
     elif t == "age_ended":
@@ -256,12 +261,10 @@ def perform(state: State, event: Event) -> list[Problem]:
     return found
 
 
-def _chosen(state: State, event: Event) -> list[Problem]:
+def _chosen(state: State, event: Event, paid: tuple[int, int]) -> list[Problem]:
     p = event.payload
     seat = p["seat"]
-    outcome = judge(state, seat, p)
-    assert not isinstance(outcome, Problem)  # check() refused it otherwise
-    to_left, to_right = outcome
+    to_left, to_right = paid
     state.chosen[seat] = {"card": p["card"], "action": p["action"], "free": p.get("free"), "to_left": to_left,
                           "to_right": to_right}
     found = []
@@ -443,8 +446,7 @@ class SevenWondersRules(Rules[State, SevenWondersPack]):
         return state
 
     def apply(self, state: State, event: Event) -> Sequence[Problem]:
-        check(state, event)
-        return perform(state, event)
+        return perform(state, event, check(state, event))
 
     def is_over(self, state: State) -> bool:
         return state.phase == OVER

@@ -38,7 +38,7 @@ def per_total(state: State, seat: int, e: Effect, field: str) -> int:
     """The coins (``field`` "coins") or VP ("vp") a ``per`` effect gives its owner ``seat``."""
     boards = {"self": seat, "left": state.left(seat), "right": state.right(seat)}
     count = sum(counted(state, boards[b], what) for b in e.boards for what in e.counted)
-    return count * getattr(e, field)
+    return count * (e.coins if field == "coins" else e.vp)
 
 
 def scores(state: State) -> list[dict[str, int]]:
@@ -47,7 +47,7 @@ def scores(state: State) -> list[dict[str, int]]:
 
 
 def _seat_scores(state: State, seat: int, extra_guild: Card | None = None) -> dict[str, int]:
-    out = dict.fromkeys(CATEGORIES, 0)
+    out: dict[str, int] = dict.fromkeys(CATEGORIES, 0)
     out["military"] = sum(state.tokens[seat])
     out["treasury"] = state.coins[seat] // state.pack.numbers.coins_per_vp
     symbols = dict.fromkeys(SYMBOLS, 0)
@@ -56,7 +56,7 @@ def _seat_scores(state: State, seat: int, extra_guild: Card | None = None) -> di
     sources: list[tuple[str, Effect]] = list(state.effects(seat))
     if extra_guild is not None:
         sources += [("copied", e) for e in extra_guild.effects]
-    colour = {c.id: c.colour for c in state.cards(seat)}
+    colour: dict[str, str] = {c.id: c.colour for c in state.cards(seat)}
     if extra_guild is not None:
         colour["copied"] = "purple"
     for source, e in sources:

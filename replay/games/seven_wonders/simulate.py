@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from replay.contract import Bots
 from replay.driver import Replay
@@ -90,7 +90,8 @@ def simulate_game(game_id: str, names: Sequence[str], seed: int, bots: Sequence[
         table.push(event)
 
     wonders = rng.sample(sorted(pack.wonder_by_id), len(names))
-    sides = [pack.options.sides if pack.options.sides != "chosen" else rng.choice("ab") for _ in names]
+    sides: list[Literal["a", "b"]] = [pack.options.sides if pack.options.sides != "chosen" else rng.choice(("a", "b"))
+                                      for _ in names]
     emit(ev.GameStarted(ruleset=pack.pin, seats=[ev.WonderSeat(seat=i, name=n, wonder=w, side=s)
                                                  for i, (n, w, s) in enumerate(zip(names, wonders, sides))],
                         provenance=Provenance(source="simulated", detail=f"replay.games.seven_wonders seed={seed} "

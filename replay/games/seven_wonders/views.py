@@ -106,7 +106,8 @@ class SevenWondersViews(Views[State]):
         """The first payment written with coins to a neighbour, with one coin more written down."""
         for i, e in enumerate(events):
             paid = (e.payload.get("paid") or {}) if e.type == "card_played" else {}
-            if paid.get("to_left"):
-                payload = {**e.payload, "paid": {**paid, "to_left": paid["to_left"] + 1}}
-                return i, payload, f"{paid['to_left'] + 1} coins written as paid to the left neighbour instead of {paid['to_left']}"
+            coins = paid.get("to_left")
+            if coins:
+                payload = {**e.payload, "paid": {**paid, "to_left": coins + 1}}
+                return i, payload, f"{coins + 1} coins written as paid to the left neighbour instead of {coins}"
         return None
