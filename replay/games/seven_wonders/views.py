@@ -44,6 +44,12 @@ class SevenWondersViews(Views[State]):
                     return other
         return None
 
+    def page_board(self, state: State) -> dict[str, Any]:
+        """The cards' names and colours, and each seat's Wonder: what the page's board script draws with."""
+        return {"cards": {c.id: {"name": c.name, "colour": c.colour} for c in state.pack.cards},
+                "wonders": [{"name": state.pack.wonder_by_id[w].name, "side": side, "stages": len(state.side(seat).stages)}
+                            for seat, (w, side) in enumerate(state.wonders)]}
+
     def headline(self, event: Event, names: Sequence[str]) -> str:
         p = event.payload
 
