@@ -34,6 +34,13 @@ class Production:
 
 
 def production(state: State, seat: int, tradable_only: bool = False) -> Production:
+    """What ``seat`` produces each turn (for sale only, with ``tradable_only``)."""
+    made: Production = state.remembered("sells" if tradable_only else "makes", seat,
+                                        lambda: _production(state, seat, tradable_only))
+    return made
+
+
+def _production(state: State, seat: int, tradable_only: bool) -> Production:
     fixed: Counter[str] = Counter()
     choices = []
     for source, e in state.effects(seat):

@@ -41,6 +41,17 @@ class State:
     last_card: list[int] = field(default_factory=list)
     """Seats that play their seventh card of this Age (Babylon)."""
     winners: list[int] = field(default_factory=list)
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What a city has in play and produces, kept per (what, seat, structures, stages): a city only
+    ever grows, so the key changes whenever the answer could (not part of the table's data)."""
+
+    def remembered(self, what: str, seat: int, make: Any) -> Any:
+        """``make()``, made once while the seat's city stays as it is."""
+        key = (what, seat, len(self.built[seat]), self.stages[seat])
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = make()
+        return found
 
     @property
     def n(self) -> int:
@@ -65,6 +76,10 @@ class State:
     def effects(self, seat: int) -> list[tuple[str, Effect]]:
         """(source, effect) of everything the seat has in play: its board's resource, its built
         stages (``stage1`` ...), its structures (by id)."""
+        result: list[tuple[str, Effect]] = self.remembered("effects", seat, lambda: self._effects(seat))
+        return result
+
+    def _effects(self, seat: int) -> list[tuple[str, Effect]]:
         side = self.side(seat)
         out = [("board", side.produces)]
         for i, stage in enumerate(side.stages[: self.stages[seat]]):
