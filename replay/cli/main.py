@@ -154,10 +154,11 @@ def demo(archive_path: Path | None, n_games: int, seed: int, kinds: tuple[str, .
 from .analytics_cmds import project, query, regress, stats  # noqa: E402
 from .archive_cmds import compact_, events, export, games, import_, verify_  # noqa: E402
 from .games_cmds import rules, simulate  # noqa: E402
+from .plot_cmds import plot  # noqa: E402
 from .review_cmds import audit, diff, show, step  # noqa: E402
 
 for command in (import_, export, games, events, verify_, compact_, simulate, rules, audit, show, step, diff,
-                project, query, stats, regress):
+                project, query, stats, regress, plot):
     cli.add_command(command)
 
 
