@@ -14,9 +14,10 @@ embeds :func:`score_progression` as data.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pyarrow as pa
 
@@ -30,6 +31,8 @@ from ..events import Event
 from ..packs import PackLibrary, RulesPack
 from ..registry import GameRegistry
 from .logs import load_log
+
+T = TypeVar("T")
 
 # ----------------------------------------------------------------------------- one game
 
@@ -162,6 +165,8 @@ class FinalScore:
 
 @dataclass(frozen=True, slots=True)
 class FinalScores:
+    """The final totals of a kind's finished games, each seat's with its group."""
+
     kind: str
     title: str
     group_by: str
@@ -172,10 +177,8 @@ class FinalScores:
 
     def groups(self) -> dict[str, list[int]]:
         """Group -> its totals, the groups by name."""
-        out: dict[str, list[int]] = {}
-        for r in sorted(self.rows, key=lambda r: r.group):
-            out.setdefault(r.group, []).append(r.total)
-        return out
+        return {g: [r.total for r in rows] for g, rows in _grouped(sorted(self.rows, key=lambda r: r.group),
+                                                                    lambda r: r.group).items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,16 +215,23 @@ class DiceResidual:
 
 @dataclass(frozen=True, slots=True)
 class DiceResiduals:
+    """Every face of every die colour of a kind, against a fair die (``notes``: as :class:`FinalScores`')."""
+
     kind: str
     title: str
     rows: tuple[DiceResidual, ...]
     notes: tuple[str, ...] = ()
 
     def by_colour(self) -> dict[str, list[DiceResidual]]:
-        out: dict[str, list[DiceResidual]] = {}
-        for r in self.rows:
-            out.setdefault(r.colour, []).append(r)
-        return out
+        """Colour -> its faces, in the query's order."""
+        return _grouped(self.rows, lambda r: r.colour)
+
+
+def _grouped(items: Iterable[T], key: Callable[[T], str]) -> dict[str, list[T]]:
+    out: dict[str, list[T]] = {}
+    for item in items:
+        out.setdefault(key(item), []).append(item)
+    return out
 
 
 FINAL_SCORES = "final_scores"
