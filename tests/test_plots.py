@@ -374,6 +374,8 @@ def test_without_matplotlib_one_line_says_how_to_install_it(archive: Archive, tm
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and "matplotlib" in lines[0] and "pip install 'boardgame-replay[plot]'" in lines[0]
     assert not list(tmp_path.iterdir())
+    listing = CliRunner().invoke(cli, ["plot", "list"])
+    assert listing.exit_code == 0 and "matplotlib is not installed: pip install" in listing.output
 
 
 # ----------------------------------------------------------------------------- the help
@@ -392,6 +394,7 @@ def test_the_help_teaches_and_lists_the_plots(archive: Archive) -> None:
     assert {"scores", "final-scores", "lengths", "dice"} <= set(blocks)
     assert "kinds: 7wonders-dice\n" in listing and "kinds: 7wonders-dice, flip7\n" in listing
     assert "kinds: 7wonders-dice, flip7, pig" in listing
+    assert listing.strip().splitlines()[-1].startswith("matplotlib 3.")
 
 
 def test_the_series_is_plain_data(archive: Archive) -> None:

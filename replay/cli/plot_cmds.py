@@ -16,7 +16,7 @@ import click
 from ..archive import Archive
 from ..contract import AnyGame
 from ..errors import UnknownGameKind
-from ..plots import INSTALL, PLOTS, plot_format, require_matplotlib
+from ..plots import INSTALL, PLOTS, matplotlib_version, plot_format, require_matplotlib
 from ..registry import registry
 from ..services import series
 from ..services.packs import load_files
@@ -102,7 +102,8 @@ def list_() -> None:
     """
     for p in PLOTS:
         click.echo(f"{p.name}\n    {p.what}\n    kinds: {', '.join(p.kinds(registry))}\n    example: {p.example}")
-    click.echo(f"(needs matplotlib: {INSTALL})")
+    version = matplotlib_version()
+    click.echo(f"matplotlib {version} draws them" if version else f"matplotlib is not installed: {INSTALL}")
 
 
 @plot.command()

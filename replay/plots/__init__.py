@@ -55,6 +55,15 @@ def plot_format(path: Path) -> str:
     return fmt
 
 
+def matplotlib_version() -> str | None:
+    """The installed matplotlib's version, or None."""
+    try:
+        module = importlib.import_module("matplotlib")
+    except ImportError:
+        return None
+    return str(getattr(module, "__version__", "?"))
+
+
 def require_matplotlib() -> None:
     """A one-line error saying how to install matplotlib when it is missing."""
     try:
