@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from replay.analytics.sql import ask
-from replay.archive import Archive
+from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.cli.main import cli
 from replay.driver import Replay
 from replay.registry import registry
@@ -32,7 +32,7 @@ from replay.services.series import (
     game_progression,
     score_progression,
 )
-from replay.services.simulation import simulate_games
+from replay.services.simulation import simulate_games, simulated
 
 pytest.importorskip("matplotlib")
 
@@ -315,6 +315,21 @@ def test_an_archive_not_projected_says_to_run_project(tmp_path: Path) -> None:
         message = fails(archive.root, *args, "-o", str(tmp_path / "x.png"))
         assert "run `replay project`" in message, args
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh"]
+
+
+def test_games_in_progress_are_not_counted_and_a_kind_behind_is_noted(tmp_path: Path) -> None:
+    archive = Archive.init(tmp_path / "a")
+    events = simulated(PIG, 9, 0, 2, ("hold20",), PIG.pack())
+    archive.append_many([StreamAppend(events[0].game_id, NEW_STREAM, events[:10])], [PIG.pack()])
+    assert CliRunner().invoke(cli, ["project", "-a", str(archive.root)]).exit_code == 0
+    assert "pig: no game has finished yet (1 in progress)" in fails(archive.root, "lengths", "-o", str(tmp_path / "x.png"))
+    simulate_games(PIG, archive, 3, (2, 2), seed=2)
+    assert CliRunner().invoke(cli, ["project", "-a", str(archive.root)]).exit_code == 0
+    simulate_games(WD, archive, 1, (2, 2), seed=2)  # not projected
+    result = ok(archive, "lengths", "-o", str(tmp_path / "l.svg"))
+    assert "wrote" in result.stdout and "3 games of pig" in result.stdout
+    assert "7wonders-dice: no derived tables yet" in result.output and "run `replay project`" in result.output
+    assert "run `replay project`" in fails(archive.root, "lengths", "--game", "7wonders-dice", "-o", str(tmp_path / "x.png"))
 
 
 def test_only_png_and_svg(archive: Archive, tmp_path: Path) -> None:
