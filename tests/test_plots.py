@@ -22,6 +22,7 @@ from replay.analytics.sql import ask
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.cli.main import cli
 from replay.driver import Replay
+from replay.jsonl import dump_line
 from replay.registry import registry
 from replay.services.logs import load_log
 from replay.services.series import (
@@ -175,6 +176,23 @@ def test_an_event_the_rules_refuse_is_counted_and_changes_no_total(archive: Arch
     assert [p.index for p in series.points if p.problems][:1] == [held]
     assert series.points[held].totals == series.points[held - 1].totals
     assert score_progression(log.game, log.events, log.library()).points[held].totals != series.points[held].totals
+
+
+def test_a_disputed_game_from_a_file_is_plotted_with_its_problems_marked(archive: Archive, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    log = load_log(first(archive, "pig"), archive)
+    held = next(i for i, e in enumerate(log.events) if e.type == "held")
+    events = list(log.events)
+    events[held] = events[held]._replace(payload={**events[held].payload, "player": 1 - events[held].payload["player"]})
+    (tmp_path / "disputed.jsonl").write_text("".join(dump_line(e) for e in events))
+    (tmp_path / "clean.jsonl").write_text("".join(dump_line(e) for e in log.events))
+    monkeypatch.chdir(tmp_path)
+    result = ok(archive, "scores", "disputed.jsonl", "-o", "disputed.svg")
+    assert 'id="problems"' in (tmp_path / "disputed.svg").read_text()
+    result = ok(archive, "scores", "clean.jsonl")  # the default name: scores-<file stem>.png
+    assert "scores-clean.png" in result.output and (tmp_path / "scores-clean.png").read_bytes()[:8] == PNG
+    ok(archive, "scores", "clean.jsonl", "-o", "clean.svg")
+    assert 'id="problems"' not in (tmp_path / "clean.svg").read_text()
 
 
 # ----------------------------------------------------------------------------- the archive's data
