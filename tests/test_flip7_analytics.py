@@ -40,7 +40,7 @@ KIND = {c.card: c.kind for c in PACK.deck}
 BONUS = PACK.scoring.flip_seven_bonus
 QUERIES = ("bust_rate_by_cards_held", "bust_rate_by_sum", "hit_gain_by_sum", "flip7_frequency", "second_chance_saves",
            "round_score_by_strategy", "win_rate_by_strategy", "win_rate_by_position", "game_length", "action_targets",
-           "stay_sum_by_strategy")
+           "stay_sum_by_strategy", "final_scores")
 
 
 # ----------------------------------------------------------------------------- the archive

@@ -52,6 +52,7 @@ def cli() -> None:
       replay step GAME                     walk through a game, forward and back
       replay view GAME                     write its replay page (HTML, opens from disk)
       replay bundle GAME -o dispute.zip    events, notation, rules pack, audit and page in one file
+      replay plot scores GAME -o s.svg     score progression; also final-scores, lengths, dice
       replay project && replay query --list      SQL over all the games
       replay verify                        check files, checksums, streams, hash chains, packs
       replay regress                       after an upgrade: do the projected games still end the same?
@@ -156,11 +157,12 @@ def demo(archive_path: Path | None, n_games: int, seed: int, kinds: tuple[str, .
 from .analytics_cmds import project, query, regress, stats  # noqa: E402
 from .archive_cmds import compact_, events, export, games, import_, verify_  # noqa: E402
 from .games_cmds import rules, simulate  # noqa: E402
+from .plot_cmds import plot  # noqa: E402
 from .review_cmds import audit, diff, show, step  # noqa: E402
 from .view_cmds import bundle, view  # noqa: E402
 
 for command in (import_, export, games, events, verify_, compact_, simulate, rules, audit, show, step, diff,
-                view, bundle, project, query, stats, regress):
+                view, bundle, project, query, stats, regress, plot):
     cli.add_command(command)
 
 
