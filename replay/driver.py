@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 
 from .contract import NO_POSITION, Game, Observer, Position, Step
 from .errors import PackError, ReplayError, RuleViolation
-from .events import Event
+from .events import Event, EventPayload
 from .gcpause import gc_paused
 from .packs import PackLibrary, RulesPack
 from .problems import Level, Location, Problem
@@ -218,6 +218,28 @@ class Replay(Generic[S]):
             self.problems.extend(located)
             return located
         return ()
+
+
+class Recording(Generic[S]):
+    """A game a simulation makes: each event numbered in turn, kept, and applied strictly as it is
+    made, so a simulated game audits clean by construction (or the simulation stops at its bug)."""
+
+    def __init__(self, game: Game[S, Any], game_id: str, pack: RulesPack) -> None:
+        self.game_id = game_id
+        self.events: list[Event] = []
+        self.table: Replay[S] = Replay(game, game.library(extra=[pack]), level="raise")
+
+    def emit(self, payload: EventPayload) -> Event:
+        event = Event.create(self.table.game.kind, self.game_id, len(self.events), payload)
+        self.events.append(event)
+        self.table.push(event)
+        return event
+
+    @property
+    def state(self) -> S:
+        """The table after the events so far (a game that could not start raised already)."""
+        assert self.table.state is not None
+        return self.table.state
 
 
 def _internal(event: Event, exc: Exception) -> Problem:

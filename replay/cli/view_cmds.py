@@ -8,12 +8,24 @@ from pathlib import Path
 import click
 
 from ..services.bundle import bundle_kind, make_bundle, page_html
-from ..services.logs import load_log
+from ..services.logs import Log, load_log
 from ..services.packs import load_files
-from .options import archive_option, game_option, ruleset_option
+from .options import F, archive_option, game_option, ruleset_option
 from .output import output_path
 
 notation_game = game_option("the game of a notation file without a [Kind] tag")
+
+
+def _one_or_two_games(f: F) -> F:
+    """GAME [OTHER] and what finds and replays them (--ruleset, --game, --archive)."""
+    f = archive_option(notation_game(ruleset_option(f)))
+    return click.argument("games", nargs=-1, required=True, metavar="GAME [OTHER]")(f)
+
+
+def _logs(games: tuple[str, ...], archive_path: Path, kind: str | None) -> list[Log]:
+    if len(games) > 2:
+        raise click.UsageError("give one game, or two versions of one game")
+    return [load_log(g, archive_path, kind) for g in games]
 
 
 def _default_name(game: str, suffix: str) -> Path:
@@ -22,12 +34,9 @@ def _default_name(game: str, suffix: str) -> Path:
 
 
 @click.command()
-@click.argument("games", nargs=-1, required=True, metavar="GAME [OTHER]")
+@_one_or_two_games
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="the page to write (default: GAME.html in the current directory)")
-@ruleset_option
-@notation_game
-@archive_option
 def view(games: tuple[str, ...], output: Path | None, ruleset_files: tuple[Path, ...], kind: str | None,
          archive_path: Path) -> None:
     """Write a game's replay page: one HTML file that opens from disk in any browser.
@@ -45,9 +54,7 @@ def view(games: tuple[str, ...], output: Path | None, ruleset_files: tuple[Path,
       replay view 7wonders-dice-s7-000000 -o game.html
       replay view anas-version.txt bens-version.txt -o dispute.html
     """
-    if len(games) > 2:
-        raise click.UsageError("give one game, or two versions of one game")
-    logs = [load_log(g, archive_path, kind) for g in games]
+    logs = _logs(games, archive_path, kind)
     target = output or _default_name(games[0], ".html")
     html = page_html(logs, load_files(ruleset_files, logs[0].game.kind))
     with output_path(target) as tmp:
@@ -56,12 +63,9 @@ def view(games: tuple[str, ...], output: Path | None, ruleset_files: tuple[Path,
 
 
 @click.command()
-@click.argument("games", nargs=-1, required=True, metavar="GAME [OTHER]")
+@_one_or_two_games
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="NAME.zip, or NAME.html for one page with the files attached (default: GAME-dispute.zip)")
-@ruleset_option
-@notation_game
-@archive_option
 def bundle(games: tuple[str, ...], output: Path | None, ruleset_files: tuple[Path, ...], kind: str | None,
            archive_path: Path) -> None:
     """Write everything needed to settle a dispute without the tool.
@@ -76,11 +80,9 @@ def bundle(games: tuple[str, ...], output: Path | None, ruleset_files: tuple[Pat
       replay bundle 7wonders-dice-s7-000000-disputed -o dispute.zip
       replay bundle anas-version.txt bens-version.txt -o dispute.html
     """
-    if len(games) > 2:
-        raise click.UsageError("give one game, or two versions of one game")
     target = output or _default_name(games[0], "-dispute.zip")
     kind_of_file = bundle_kind(target)
-    logs = [load_log(g, archive_path, kind) for g in games]
+    logs = _logs(games, archive_path, kind)
     payload, names = make_bundle(logs, kind_of_file, load_files(ruleset_files, logs[0].game.kind))
     with output_path(target) as tmp:
         tmp.write_bytes(payload)

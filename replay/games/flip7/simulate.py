@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from replay.contract import Bots
-from replay.driver import Replay
+from replay.driver import Recording
 from replay.errors import ReplayError
 from replay.events import Event, EventPayload, Provenance, Seat
 
@@ -42,25 +42,18 @@ def simulate_game(game_id: str, names: Sequence[str], seed: int, bots: Sequence[
         if bot is None:
             raise ReplayError(f"unknown Flip 7 bot {bots[i % len(bots)]!r} (choose from {', '.join(BOTS)}, or stayN)")
         players.append(bot)
-    events: list[Event] = []
-    table: Replay[State] = Replay(GAME, GAME.library(extra=[pack]), level="raise")
-
-    def emit(payload: EventPayload) -> None:
-        event = Event.create(ev.KIND, game_id, len(events), payload)
-        events.append(event)
-        table.push(event)
-
+    game: Recording[State] = Recording(GAME, game_id, pack)
+    emit = game.emit
     emit(ev.GameStarted(ruleset=pack.pin, seats=[Seat(seat=i, name=n) for i, n in enumerate(names)],
                         provenance=Provenance(source="simulated", detail=f"replay.games.flip7 seed={seed} "
                                               f"bots={','.join(bots)}"),
                         first_dealer=rng.randrange(len(names))))
-    state = table.state
-    assert state is not None
+    state = game.state
     while state.expect[0] != "none":
-        if len(events) > MAX_EVENTS:
+        if len(game.events) > MAX_EVENTS:
             raise ReplayError(f"game {game_id} did not end within {MAX_EVENTS} events (seed {seed})")
         emit(_next(state, players, rng))
-    return events
+    return game.events
 
 
 def _next(state: State, players: list[Bot], rng: random.Random) -> EventPayload:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from replay.contract import Bots
-from replay.driver import Replay
+from replay.driver import Recording
 from replay.errors import ReplayError
 from replay.events import Event, EventPayload, Provenance
 
@@ -81,14 +81,8 @@ def simulate_game(game_id: str, names: Sequence[str], seed: int, bots: Sequence[
         raise ReplayError(f"7 Wonders is played by 3 to 7 players, not {len(names)}")
     rng = random.Random(seed)
     players = [bots[i % len(bots)] for i in range(len(names))]
-    events: list[Event] = []
-    table: Replay[State] = Replay(GAME, GAME.library(extra=[pack]), level="raise")
-
-    def emit(payload: EventPayload) -> None:
-        event = Event.create(ev.KIND, game_id, len(events), payload)
-        events.append(event)
-        table.push(event)
-
+    game: Recording[State] = Recording(GAME, game_id, pack)
+    emit = game.emit
     wonders = rng.sample(sorted(pack.wonder_by_id), len(names))
     sides: list[Literal["a", "b"]] = [pack.options.sides if pack.options.sides != "chosen" else rng.choice(("a", "b"))
                                       for _ in names]
@@ -96,11 +90,10 @@ def simulate_game(game_id: str, names: Sequence[str], seed: int, bots: Sequence[
                                                  for i, (n, w, s) in enumerate(zip(names, wonders, sides))],
                         provenance=Provenance(source="simulated", detail=f"replay.games.seven_wonders seed={seed} "
                                               f"bots={','.join(bots)}")))
-    state = table.state
-    assert state is not None
+    state = game.state
     while state.phase != "over":
         emit(_next(state, players, rng))
-    return events
+    return game.events
 
 
 def _next(state: State, players: list[str], rng: random.Random) -> EventPayload:
