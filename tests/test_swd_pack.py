@@ -224,27 +224,31 @@ def test_the_base_pack_is_complete_and_sure() -> None:
     assert all(SOURCE_REPO in c.source for c in BASE.cards) and all(SOURCE_REPO in w.source for w in BASE.wonders)
 
 
-EXPECTED_MISSING = {
-    "pantheon": {*(f"grand_temple_{i}" for i in range(1, 6)), "pantheon_wonder_1", "pantheon_wonder_2",
-                 "pantheon.setup"},
-    "agora": {*(f"decree_{i}" for i in range(1, 17)), *(f"conspiracy_{i}" for i in range(1, 17)),
-              *(f"agora_military_{i}" for i in range(1, 5)), "curia_julia", "knossos", "agora.setup"},
-}
+EXPECTED_MISSING = {"pantheon": {"pantheon.token_slots"}, "agora": set()}
 
 
 @pytest.mark.parametrize("name", NAMES[1:])
 def test_the_missing_parts_are_exactly_the_unknown_ones(name: str) -> None:
     pack = PACKS[name]
     want = set().union(*(EXPECTED_MISSING[e] for e in pack.options.expansions))
-    got = set()
-    for path in pack.missing():
-        label = path[path.rindex("(") + 1:-1] if path.endswith(")") else path
-        got.add(label)
-    assert got == want
-    assert len(pack.missing()) == len(want)
-    with pytest.raises(PackError, match="--ruleset FILE") as err:
+    assert set(pack.missing()) == want and len(pack.missing()) == len(want)
+    if want:
+        with pytest.raises(PackError, match="--ruleset FILE") as err:
+            pack.require_complete()
+        assert "pantheon.token_slots" in str(err.value)
+    else:
         pack.require_complete()
-    assert ("grand_temple_1" if pack.pantheon else "decree_1") in str(err.value)
+
+
+@pytest.mark.parametrize("name", NAMES[1:])
+def test_what_is_less_than_sure_is_named(name: str) -> None:
+    pack = PACKS[name]
+    unsure = {path: c for path, _s, c in pack.provenance() if c not in ("high", "missing")}
+    want = {"combination": "medium", "(pack)": "medium"}
+    if pack.pantheon:
+        want |= {"pantheon.wonders[0](sanctuary)": "medium", "pantheon.wonders[1](divine_theater)": "medium",
+                 "pantheon.board": "low"}
+    assert unsure == want
 
 
 def test_missing_parts_have_empty_fields_and_known_parts_have_facts() -> None:
@@ -254,11 +258,12 @@ def test_missing_parts_have_empty_fields_and_known_parts_have_facts() -> None:
         Card(id="x", name="X", age=3, confidence="high")
     with pytest.raises(ValidationError, match="mark it confidence 'missing'"):
         Wonder(id="x", confidence="medium")
-    pack = PACKS["7wd-duel-pantheon-agora"]
-    assert pack.pantheon is not None and pack.agora is not None
-    for temple in pack.pantheon.grand_temples:
-        assert temple.confidence == "missing" and temple.cost is None and not temple.effects and not temple.name
-    assert all(not d.effects for d in pack.agora.decrees + pack.agora.conspiracies)
+    data = json.loads(pack_json(PACKS["7wd-duel-pantheon"]))
+    data["pantheon"]["token_slots"]["mythology_slots"] = ["r2c3"]
+    with pytest.raises(PackError, match="marked missing but has facts"):
+        parse_pack(DuelPack, json.dumps(data), "bad")
+    data["pantheon"]["token_slots"]["confidence"] = "medium"
+    assert parse_pack(DuelPack, json.dumps(data), "supplied").missing() == []
 
 
 def test_pantheon_divinities_as_the_rules_text_gives_them() -> None:
@@ -279,15 +284,43 @@ def test_pantheon_divinities_as_the_rules_text_gives_them() -> None:
     assert len(pack.all_progress_tokens) == 13 and len(pack.all_wonders) == 14
 
 
-def test_agora_senators_and_chambers() -> None:
+def test_pantheon_grand_temples_and_setup() -> None:
+    p = PACKS["7wd-duel-pantheon"].pantheon
+    assert p is not None
+    assert {t.mythology: t.chain_from for t in p.grand_temples} == {m: f"{m}_token" for m in MYTHOLOGIES}
+    greek = next(t for t in p.grand_temples if t.mythology == "greek")
+    assert greek.name == "Greek Grand Temple" and greek.cost is not None
+    assert greek.cost.resources == {"stone": 3, "glass": 1, "papyrus": 1}
+    assert all(t.cost is not None and sum(t.cost.resources.values()) == 5 and not t.cost.coins for t in p.grand_temples)
+    assert p.setup.offering_discounts == (2, 3, 4) and p.setup.grand_temples_in_age_3 == 3
+    assert p.setup.mythology_tokens_drawn == 5 and p.components.mythology_tokens == 10
+    assert len(p.board.space_costs) == 6 and p.board.confidence == "low"
+    sanctuary = PACKS["7wd-duel-pantheon"].wonder_by_id["sanctuary"]
+    assert sanctuary.cost is not None and sanctuary.cost.resources == {"papyrus": 1, "glass": 1, "stone": 2}
+
+
+def test_agora_senators_chambers_decrees_conspiracies() -> None:
     pack = PACKS["7wd-duel-agora"]
     assert pack.agora is not None and pack.pantheon is None
     a = pack.agora
-    assert {s.id: s.copies for s in a.senators} == {"politician": 7, "conspirator": 6}
-    politician = next(s for s in a.senators if s.id == "politician")
+    assert {s.id: s.copies for s in a.senators} == {"politician_left": 2, "politician_middle": 3, "politician_right": 2,
+                                                    "conspirator": 6}
+    assert Counter(s.kind for s in a.senators for _ in range(s.copies)) == Counter(politician=7, conspirator=6)
+    politician = next(s for s in a.senators if s.kind == "politician")
     assert politician.effects[0].steps == ((0, 1), (2, 2), (4, 3))
-    assert Counter(c.section for c in a.chambers) == Counter(left=2, middle=2, right=2)
+    assert [(c.number, c.section, c.vp) for c in a.chambers] == [(1, "left", 1), (2, "left", 2), (3, "middle", 3),
+                                                                 (4, "middle", 3), (5, "right", 2), (6, "right", 1)]
+    assert len({d.id for d in a.decrees}) == 16 and len({c.id for c in a.conspiracies}) == 16
+    assert a.setup.senators_per_age == (5, 5, 3) and a.setup.decrees_dealt == 6
+    by_id = {c.id: c for c in a.conspiracies}
+    assert effects(by_id["coup"]) == [{"type": "shields", "amount": 2}]
+    assert effects(by_id["foreclosure"]) == [{"type": "steal", "colours": ("brown", "grey")}]
+    assert sorted(t.space for t in a.military_tokens) == [3, 3, 6, 6]
+    curia = pack.wonder_by_id["curia_julia"]
+    assert [e.when for e in curia.effects] == ["selected", "built", "built", "built"]
+    assert {"type": "coins", "amount": 6} in effects(curia) and {"type": "replay"} in effects(curia)
     assert {t.id for t in a.progress_tokens} == {"corruption", "organized_crime"}
+    assert len(pack.all_wonders) == 14 and len(pack.all_progress_tokens) == 12
 
 
 def test_expansions_in_the_options_match_the_parts() -> None:

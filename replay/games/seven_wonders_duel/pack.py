@@ -43,8 +43,13 @@ EffectType = Literal[
     "build_from_discard", "progress_from_box", "discount", "trade_income", "shield_bonus", "wonders_replay",
     "chain_coins", "chain_for_coins", "opponent_loses_per_space", "progress_of_two", "snake", "reserve_coins", "steal",
     "discard_from_structure", "discard_wonder_card", "wonder_from_discard", "steal_wonder", "block_pawn",
-    "swap_military_token", "gate", "senate_actions", "influence_or_conspire", "senators_free",
-    "keep_both_conspiracies",
+    "swap_military_token", "gate", "divinity_discount", "divinity_from_deck", "grand_temple",
+    "senate_actions", "influence_or_conspire", "senators_free", "keep_both_conspiracies", "place_influence",
+    "remove_influence", "move_influence", "conspire", "trigger_unprepared_conspiracy", "age_coins_per_build",
+    "ignore_cost_symbol", "shield_while_controlled", "trade_rebate", "senate_blue_bonus", "discard_bonus",
+    "opponent_chains", "replay_after_conspirator", "take_half_coins", "lock_progress_token", "build_from_last_row",
+    "build_from_removed", "progress_any_from_box", "discard_available", "coins_per_influence", "swap_card",
+    "move_decree", "return_wonder",
 ]
 
 
@@ -99,10 +104,47 @@ class Effect(PackPart):
                               the Gate costs ``amount`` times its space's cost
     senate_actions            (Politician) as many senate actions (place or move one influence) as
                               ``steps`` give for the owner's blue cards: ``(least blue cards, actions)``
+    divinity_discount         (The Sanctuary) activating a Divinity costs the owner ``amount`` coins fewer
+    divinity_from_deck        (The Divine Theater) look through one Mythology deck, activate one of its
+                              Divinities for free, put the others back in any order
+    grand_temple              (a Grand Temple) counts towards the Grand Temples' VP (5 / 12 / 21 for 1 / 2 / 3)
     influence_or_conspire     (Conspirator) place one influence, or conspire (draw 2 conspiracies, keep 1)
     senators_free             (Corruption) the owner recruits Senators for free
     keep_both_conspiracies    (Organized Crime) when conspiring, keep both
+    place_influence           place ``amount`` influence cubes, each in any chamber
+    remove_influence          remove ``amount`` of the opponent's cubes, each from any chamber
+    move_influence            the owner may move one of their cubes to an adjacent chamber
+    conspire                  draw 2 conspiracies, keep 1 face down, the other on top or bottom of the deck
+    trigger_unprepared_conspiracy  the owner may trigger one of their conspiracies though it is not prepared
+    age_coins_per_build       (Decree) each time either player builds a card of ``colours`` (or a Wonder:
+                              ``target`` wonder), the controller takes as many coins as the current Age
+    ignore_cost_symbol        (Decree) building a card of ``colours``, ignore ``amount`` symbol of its cost
+                              (a resource or the coins)
+    shield_while_controlled   (Decree) ``amount`` shield when control is gained; the pawn moves back one
+                              space when it is lost, two when the opponent takes control
+    trade_rebate              (Decree) each of ``resources`` bought from the bank costs ``amount`` coin
+                              less, never below 1
+    senate_blue_bonus         (Decree) count ``amount`` blue cards more for the Politicians' actions
+    discard_bonus             (Decree) ``amount`` coins more for discarding a card
+    opponent_chains           (Decree) the chain symbols of the opponent's cards count as the owner's
+    replay_after_conspirator  (Decree) recruiting a Conspirator gives a turn more
+    take_half_coins           take half the opponent's coins, rounded up
+    lock_progress_token       one progress token (on the board, the opponent's or out of the game) is
+                              put face down on the conspiracy: nobody uses it for the rest of the game
+    build_from_last_row       build for free a card of the structure's last row (not a Senator)
+    build_from_removed        build for free one of the cards removed at setup (3 a started Age so far)
+    progress_any_from_box     look at all the progress tokens set aside at the start, take one
+    discard_available         put up to ``amount`` available cards of the structure in the discard pile, one at a time
+    coins_per_influence       the owner takes a coin per own cube in the Senate; the opponent loses one per theirs
+    swap_card                 take a card of ``colours`` from the opponent, give them one of own of the same colour
+    move_decree               move one Decree under the Decree of another chamber
+    return_wonder             one of the opponent's built Wonders goes back to the box, its lasting
+                              effects (VP, production) lost
     ========================  ==================================================================
+
+    ``when``: ``built`` (the default: when the card is built, the Wonder constructed, the token taken, the
+    Divinity activated, the conspiracy triggered, the Decree controlled) or ``selected`` (Agora's Wonders:
+    when the Wonder is taken in the draft).
     """
 
     type: EffectType
@@ -119,6 +161,7 @@ class Effect(PackPart):
     vp: int = Field(default=0, ge=0, le=100)
     target: Target | None = None
     steps: tuple[tuple[int, int], ...] = ()
+    when: Literal["built", "selected"] = "built"
 
     @model_validator(mode="after")
     def _parameters(self) -> Effect:
@@ -134,6 +177,12 @@ class Effect(PackPart):
             "discount": self.target is not None and self.amount > 0,
             "shield_bonus": self.amount > 0, "chain_coins": self.amount > 0, "chain_for_coins": self.amount > 0,
             "opponent_loses_per_space": self.amount > 0, "reserve_coins": self.amount > 0, "gate": self.amount > 0,
+            "divinity_discount": self.amount > 0, "place_influence": self.amount > 0,
+            "remove_influence": self.amount > 0, "ignore_cost_symbol": bool(self.colours) and self.amount > 0,
+            "age_coins_per_build": bool(self.colours) != (self.target == "wonder"),
+            "shield_while_controlled": self.amount > 0, "trade_rebate": bool(self.resources) and self.amount > 0,
+            "senate_blue_bonus": self.amount > 0, "discard_bonus": self.amount > 0, "discard_available": self.amount > 0,
+            "swap_card": bool(self.colours),
             "senate_actions": bool(self.steps) and self.steps[0][0] == 0
             and all(a[0] < b[0] and a[1] < b[1] for a, b in zip(self.steps, self.steps[1:])),
         }
@@ -173,18 +222,22 @@ class Card(Provenanced):
     colour: Colour | None = None
     cost: Cost | None = None
     chain_gives: str | None = Field(default=None, pattern=ID)
-    chain_from: str | None = Field(default=None, pattern=ID)
+    chain_from: str | None = Field(default=None, pattern=ID, description="a Grand Temple: its mythology's token, "
+                                   "``<mythology>_token``")
+    mythology: Mythology | None = None
     effects: tuple[Effect, ...] = ()
 
     @model_validator(mode="after")
     def _complete(self) -> Card:
         empty = self.cost is None and not self.effects and self.colour is None and not self.chain_gives \
-            and not self.chain_from
+            and not self.chain_from and self.mythology is None
         _check_missing(self, self.name, empty, f"card {self.id}")
         if self.confidence == "missing":
             return self
         if self.cost is None or not self.effects or (self.kind == "building" and self.colour is None):
             raise ValueError(f"card {self.id} needs a cost, a colour and effects")
+        if self.kind == "grand_temple" and (self.mythology is None or self.chain_from != f"{self.mythology}_token"):
+            raise ValueError(f"Grand Temple {self.id} needs its mythology and chains from that mythology's token")
         for e in self.effects:
             if e.type == "produce" and e.priced != (self.colour in ("brown", "grey")):
                 raise ValueError(f"card {self.id}: only brown and grey production raises the opponent's price")
@@ -360,19 +413,39 @@ class PantheonComponents(Provenanced):
 
 
 class PantheonSetup(Provenanced):
-    """What the sources read do not give (``missing`` while empty): the Pantheon board's activation
-    costs (``(first seat's cost, second seat's cost)`` per space, left to right), what each Offering
-    token takes off a cost, and which Age I / Age II slots get the Mythology / Offering tokens."""
+    """How the Pantheon is set up: what each Offering token takes off an activation (coins), the
+    Mythology tokens drawn at random for Age I, and how many of the Grand Temples are shuffled into
+    Age III's deck in place of the 3 guilds."""
+
+    offering_discounts: tuple[int, ...] = ()
+    mythology_tokens_drawn: int = Field(default=5, ge=0, le=10)
+    grand_temples_in_age_3: int = Field(default=3, ge=0, le=5)
+
+
+class PantheonBoard(Provenanced):
+    """The Pantheon board's activation costs: ``(first seat's cost, second seat's cost)`` for each of
+    its 6 spaces, left to right as the first seat sees them (``missing`` while empty)."""
 
     space_costs: tuple[tuple[int, int], ...] = ()
-    offering_discounts: tuple[int, ...] = ()
+
+    @model_validator(mode="after")
+    def _complete(self) -> PantheonBoard:
+        _check_missing(self, "pantheon board", not self.space_costs, "the Pantheon board")
+        if self.space_costs and len(self.space_costs) != 6:
+            raise ValueError("the Pantheon board has 6 spaces")
+        return self
+
+
+class TokenSlots(Provenanced):
+    """Which face-down slots of Age I get the Mythology tokens and of Age II the Offering tokens
+    (``missing`` while empty)."""
+
     mythology_slots: tuple[str, ...] = ()
     offering_slots: tuple[str, ...] = ()
 
     @model_validator(mode="after")
-    def _complete(self) -> PantheonSetup:
-        empty = not (self.space_costs or self.offering_discounts or self.mythology_slots or self.offering_slots)
-        _check_missing(self, "pantheon setup", empty, "the Pantheon setup")
+    def _complete(self) -> TokenSlots:
+        _check_missing(self, "token slots", not (self.mythology_slots or self.offering_slots), "the token slots")
         return self
 
 
@@ -384,6 +457,8 @@ class Pantheon(Provenanced):
     wonders: tuple[Wonder, ...]
     progress_tokens: tuple[ProgressToken, ...]
     setup: PantheonSetup
+    board: PantheonBoard
+    token_slots: TokenSlots
 
     @model_validator(mode="after")
     def _counts(self) -> Pantheon:
@@ -394,6 +469,8 @@ class Pantheon(Provenanced):
                              f"{(c.divinities, c.grand_temples, c.wonders, c.progress_tokens)}")
         if self.gate.mythology != "gate" or any(d.mythology == "gate" for d in self.divinities):
             raise ValueError("Pantheon: the Gate is apart from the Divinities")
+        if len(self.setup.offering_discounts) != c.offering_tokens:
+            raise ValueError("Pantheon: one discount for each Offering token")
         if any(t.kind != "grand_temple" or t.age != 3 for t in self.grand_temples):
             raise ValueError("Pantheon: Grand Temples are Age III cards of kind grand_temple")
         return self
@@ -402,18 +479,22 @@ class Pantheon(Provenanced):
 # --- Agora ----------------------------------------------------------------------------------
 
 class Senator(Provenanced):
-    """A kind of Senator card (``copies`` of it). Cost: as many coins as Senators the player already has."""
+    """A kind of Senator card (``copies`` of it). Cost: as many coins as Senators the player already has.
+    A Politician places influence only in its ``section``'s two chambers (moves go anywhere adjacent)."""
 
-    id: Literal["politician", "conspirator"]
+    id: str = Field(pattern=ID)
     name: str
+    kind: Literal["politician", "conspirator"]
+    section: Literal["left", "middle", "right"] | None = None
     copies: int = Field(ge=1, le=20)
     effects: tuple[Effect, ...] = Field(min_length=1)
 
 
 class Chamber(Provenanced):
     id: str = Field(pattern=ID)
+    number: int = Field(ge=1, le=6, description="left to right; a cube moves between chambers whose numbers differ by 1")
     section: Literal["left", "middle", "right"]
-    vp: int | None = Field(default=None, ge=0, le=10, description="VP to the player controlling it at the end")
+    vp: int = Field(ge=0, le=10, description="VP to the player controlling it at the end")
 
 
 class Named(Provenanced):
@@ -444,20 +525,22 @@ class AgoraComponents(Provenanced):
 
 
 class AgoraSetup(Provenanced):
-    """What the sources read do not give (``missing`` while empty): how many Senators go into each
-    Age's deck, each Age's structure with them (``layouts``), the section of the Senate each
-    Senator card acts in, and how Decrees are dealt to the chambers."""
+    """How Agora is set up: Senators shuffled into each Age's deck (the structures keep their 20 slots),
+    Decrees dealt face down one a chamber, of which the chambers in ``decrees_face_up`` are turned up
+    (the others when someone first controls the chamber)."""
 
-    senators_per_age: tuple[int, ...] = ()
-    layouts: tuple[AgeLayout, ...] = ()
-    senator_sections: tuple[Literal["left", "middle", "right"], ...] = ()
-    decrees_per_chamber: int | None = None
+    senators_per_age: tuple[int, int, int] = (5, 5, 3)
+    decrees_dealt: int = Field(default=6, ge=0, le=16)
+    decrees_face_up: tuple[str, ...] = ()
 
-    @model_validator(mode="after")
-    def _complete(self) -> AgoraSetup:
-        empty = not (self.senators_per_age or self.layouts or self.senator_sections) and self.decrees_per_chamber is None
-        _check_missing(self, "agora setup", empty, "the Agora setup")
-        return self
+
+class AgoraMilitaryToken(Provenanced):
+    """With Agora the military tokens give Senate actions instead of coin losses: the player whose shields
+    reach ``space`` applies ``effects``."""
+
+    id: str = Field(pattern=ID)
+    space: int = Field(ge=1, le=20)
+    effects: tuple[Effect, ...] = Field(min_length=1)
 
 
 class Agora(Provenanced):
@@ -466,7 +549,7 @@ class Agora(Provenanced):
     chambers: tuple[Chamber, ...]
     decrees: tuple[Named, ...]
     conspiracies: tuple[Named, ...]
-    military_tokens: tuple[Named, ...]
+    military_tokens: tuple[AgoraMilitaryToken, ...]
     wonders: tuple[Wonder, ...]
     progress_tokens: tuple[ProgressToken, ...]
     setup: AgoraSetup
@@ -480,6 +563,17 @@ class Agora(Provenanced):
         if got != want:
             raise ValueError(f"Agora: {got} senators, conspiracies, decrees, Wonders, tokens, military tokens, "
                              f"chambers; the box has {want}")
+        if sum(self.setup.senators_per_age) != c.senators:
+            raise ValueError("Agora: the Senators shuffled into the Ages are not all the Senators")
+        if sorted(ch.number for ch in self.chambers) != list(range(1, c.chambers + 1)):
+            raise ValueError("Agora: chambers are numbered 1 to 6")
+        low, high = c.chamber_vp_range
+        if any(not low <= ch.vp <= high for ch in self.chambers):
+            raise ValueError("Agora: a chamber's VP is out of the range the rules give")
+        if not set(self.setup.decrees_face_up) <= {ch.id for ch in self.chambers}:
+            raise ValueError("Agora: decrees_face_up names an unknown chamber")
+        if any(s.kind == "politician" and s.section is None for s in self.senators):
+            raise ValueError("Agora: a Politician acts in a section")
         return self
 
 
