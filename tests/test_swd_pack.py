@@ -224,19 +224,21 @@ def test_the_base_pack_is_complete_and_sure() -> None:
     assert all(SOURCE_REPO in c.source for c in BASE.cards) and all(SOURCE_REPO in w.source for w in BASE.wonders)
 
 
-EXPECTED_MISSING = {"pantheon": {"pantheon.token_slots"}, "agora": set()}
+@pytest.mark.parametrize("name", NAMES)
+def test_nothing_shipped_is_missing(name: str) -> None:
+    """Every card, token and setup fact of both expansions was found (docs/games/7-wonders-duel-data.md)."""
+    assert PACKS[name].missing() == []
+    PACKS[name].require_complete()
 
 
-@pytest.mark.parametrize("name", NAMES[1:])
-def test_the_missing_parts_are_exactly_the_unknown_ones(name: str) -> None:
-    pack = PACKS[name]
-    want = set().union(*(EXPECTED_MISSING[e] for e in pack.options.expansions))
-    assert set(pack.missing()) == want and len(pack.missing()) == len(want)
-    if want:
-        with pytest.raises(PackError, match="--ruleset FILE") as err:
-            pack.require_complete()
-        assert "pantheon.token_slots" in str(err.value)
-    else:
+def test_a_part_marked_missing_refuses_the_game_and_names_itself() -> None:
+    data = json.loads(pack_json(PACKS["7wd-duel-pantheon-agora"]))
+    data["agora"]["conspiracies"][5] = {"id": "coup", "source": "not found", "confidence": "missing"}
+    data["pantheon"]["token_slots"] = {"source": "not found", "confidence": "missing"}
+    pack = parse_pack(DuelPack, json.dumps(data), "with gaps")
+    assert pack.missing() == ["pantheon.token_slots", "agora.conspiracies[5](coup)"]
+    with pytest.raises(PackError, match=r"lacks the facts of 2 parts: pantheon.token_slots, "
+                                        r"agora.conspiracies\[5\]\(coup\); supply its facts .* --ruleset FILE"):
         pack.require_complete()
 
 
@@ -259,11 +261,12 @@ def test_missing_parts_have_empty_fields_and_known_parts_have_facts() -> None:
     with pytest.raises(ValidationError, match="mark it confidence 'missing'"):
         Wonder(id="x", confidence="medium")
     data = json.loads(pack_json(PACKS["7wd-duel-pantheon"]))
-    data["pantheon"]["token_slots"]["mythology_slots"] = ["r2c3"]
+    data["pantheon"]["token_slots"]["confidence"] = "missing"
     with pytest.raises(PackError, match="marked missing but has facts"):
         parse_pack(DuelPack, json.dumps(data), "bad")
-    data["pantheon"]["token_slots"]["confidence"] = "medium"
-    assert parse_pack(DuelPack, json.dumps(data), "supplied").missing() == []
+    data["pantheon"]["token_slots"] = {"source": "x", "confidence": "high"}
+    with pytest.raises(PackError, match="no facts"):
+        parse_pack(DuelPack, json.dumps(data), "bad")
 
 
 def test_pantheon_divinities_as_the_rules_text_gives_them() -> None:
@@ -297,6 +300,32 @@ def test_pantheon_grand_temples_and_setup() -> None:
     assert len(p.board.space_costs) == 6 and p.board.confidence == "low"
     sanctuary = PACKS["7wd-duel-pantheon"].wonder_by_id["sanctuary"]
     assert sanctuary.cost is not None and sanctuary.cost.resources == {"papyrus": 1, "glass": 1, "stone": 2}
+
+
+def test_pantheon_tokens_lie_on_face_down_cards() -> None:
+    both = PACKS["7wd-duel-pantheon-agora"]
+    assert both.pantheon is not None and both.agora is not None
+    ts = both.pantheon.token_slots
+    for slots, layout in ((ts.mythology_slots, BASE.layout(1)), (ts.offering_slots, BASE.layout(2)),
+                          (ts.agora_mythology_slots, both.layout(1)), (ts.agora_offering_slots, both.layout(2))):
+        down = {s.id for s in layout.slots if not s.face_up}
+        assert set(slots) <= down and len(set(slots)) in (3, 5)
+    data = json.loads(pack_json(both))
+    data["pantheon"]["token_slots"]["mythology_slots"][0] = "r1c4"  # face up
+    with pytest.raises(PackError, match="mythology token slots must be 5 face-down slots of Age 1"):
+        parse_pack(DuelPack, json.dumps(data), "bad")
+
+
+@pytest.mark.parametrize(("age", "rows"), [(1, [3, 4, 5, 6, 7]), (2, [7, 6, 5, 4, 3]), (3, [2, 3, 4, 5, 4, 3, 2])])
+def test_agora_structures_hold_the_senators(age: int, rows: list[int]) -> None:
+    pack = PACKS["7wd-duel-agora"]
+    assert pack.agora is not None
+    lay = pack.layout(age)
+    assert lay is not BASE.layout(age) and lay.rows == rows
+    assert all(s.face_up == (s.row % 2 == 1) for s in lay.slots)
+    deck = len(BASE.deck(age)) - 3 + pack.agora.setup.senators_per_age[age - 1] + (3 if age == 3 else 0)
+    assert len(lay.slots) == deck == (25, 25, 23)[age - 1]
+    assert len(lay.available()) == rows[-1]
 
 
 def test_agora_senators_chambers_decrees_conspiracies() -> None:

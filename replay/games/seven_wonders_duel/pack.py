@@ -131,7 +131,8 @@ class Effect(PackPart):
     take_half_coins           take half the opponent's coins, rounded up
     lock_progress_token       one progress token (on the board, the opponent's or out of the game) is
                               put face down on the conspiracy: nobody uses it for the rest of the game
-    build_from_last_row       build for free a card of the structure's last row (not a Senator)
+    build_from_last_row       build for free a card of the structure's last row, row 1, the farthest
+                              from the players (not a Senator)
     build_from_removed        build for free one of the cards removed at setup (3 a started Age so far)
     progress_any_from_box     look at all the progress tokens set aside at the start, take one
     discard_available         put up to ``amount`` available cards of the structure in the discard pile, one at a time
@@ -437,15 +438,20 @@ class PantheonBoard(Provenanced):
 
 
 class TokenSlots(Provenanced):
-    """Which face-down slots of Age I get the Mythology tokens and of Age II the Offering tokens
-    (``missing`` while empty)."""
+    """Which face-down slots of Age I get the Mythology tokens and of Age II the Offering tokens, in
+    the base structures and (``agora_``) in Agora's (``missing`` while empty). Whoever takes the card
+    that uncovers a slot's card takes its token."""
 
     mythology_slots: tuple[str, ...] = ()
     offering_slots: tuple[str, ...] = ()
+    agora_mythology_slots: tuple[str, ...] = ()
+    agora_offering_slots: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _complete(self) -> TokenSlots:
-        _check_missing(self, "token slots", not (self.mythology_slots or self.offering_slots), "the token slots")
+        empty = not (self.mythology_slots or self.offering_slots or self.agora_mythology_slots
+                     or self.agora_offering_slots)
+        _check_missing(self, "token slots", empty, "the token slots")
         return self
 
 
@@ -525,11 +531,13 @@ class AgoraComponents(Provenanced):
 
 
 class AgoraSetup(Provenanced):
-    """How Agora is set up: Senators shuffled into each Age's deck (the structures keep their 20 slots),
-    Decrees dealt face down one a chamber, of which the chambers in ``decrees_face_up`` are turned up
-    (the others when someone first controls the chamber)."""
+    """How Agora is set up: Senators shuffled into each Age's deck after the 3 cards are removed, and
+    the larger structures that hold them (``layouts``: 25, 25 and 23 slots, used instead of the base
+    game's); Decrees dealt face down one a chamber, of which the chambers in ``decrees_face_up`` are
+    turned up (the others when someone first controls the chamber)."""
 
     senators_per_age: tuple[int, int, int] = (5, 5, 3)
+    layouts: tuple[AgeLayout, ...] = Field(min_length=3, max_length=3)
     decrees_dealt: int = Field(default=6, ge=0, le=16)
     decrees_face_up: tuple[str, ...] = ()
 
@@ -628,7 +636,9 @@ class DuelPack(RulesPack, Provenanced):
         return [c.id for c in self.cards if c.colour == "purple"]
 
     def layout(self, age: int) -> AgeLayout:
-        return next(lay for lay in self.layouts if lay.age == age)
+        """Age ``age``'s structure: Agora's when the pack plays Agora, else the base game's."""
+        layouts = self.agora.setup.layouts if self.agora else self.layouts
+        return next(lay for lay in layouts if lay.age == age)
 
     def chains(self) -> dict[str, tuple[str, list[str]]]:
         """Each chain symbol: the card that gives it and the cards it makes free."""
@@ -671,6 +681,26 @@ class DuelPack(RulesPack, Provenanced):
         for lay in self.layouts:
             if len(lay.slots) != self.numbers.cards_per_age:
                 problems.append(f"Age {lay.age}'s layout has {len(lay.slots)} slots, not {self.numbers.cards_per_age}")
+        if self.agora:
+            for lay in self.agora.setup.layouts:
+                deck = len(self.deck(lay.age)) - self.numbers.removed_per_age + self.agora.setup.senators_per_age[lay.age - 1] \
+                    + (self.numbers.guilds_per_game if lay.age == 3 else 0)
+                if len(lay.slots) != deck:
+                    problems.append(f"Agora's Age {lay.age} layout has {len(lay.slots)} slots for a deck of {deck}")
+        if self.pantheon and self.pantheon.token_slots.confidence != "missing":
+            ts = self.pantheon.token_slots
+            bases = {lay.age: lay for lay in self.layouts}
+            agoras = {lay.age: lay for lay in self.agora.setup.layouts} if self.agora else {}
+            for label, slots, layouts, age, count in (
+                    ("mythology", ts.mythology_slots, bases, 1, self.pantheon.setup.mythology_tokens_drawn),
+                    ("offering", ts.offering_slots, bases, 2, self.pantheon.components.offering_tokens),
+                    ("agora mythology", ts.agora_mythology_slots, agoras, 1, self.pantheon.setup.mythology_tokens_drawn),
+                    ("agora offering", ts.agora_offering_slots, agoras, 2, self.pantheon.components.offering_tokens)):
+                if not layouts:
+                    continue
+                down = {sl.id for sl in layouts[age].slots if not sl.face_up}
+                if len(set(slots)) != count or not set(slots) <= down:
+                    problems.append(f"the {label} token slots must be {count} face-down slots of Age {age}")
         for name, part in (("pantheon", self.pantheon), ("agora", self.agora)):
             if (name in self.options.expansions) != (part is not None):
                 problems.append(f"options.expansions and the {name} part disagree")
