@@ -525,6 +525,7 @@ class AgoraComponents(Provenanced):
     military_tokens: int = 4
     influence_cubes_per_player: int = 12
     chambers: int = 6
+    political_supremacy: int = Field(default=6, description="controlling this many chambers at once wins the game at once")
     chamber_vp_range: tuple[int, int] = Field(default=(1, 3), description="the least and most VP a chamber gives")
     conspiracy_draw: int = Field(default=2, description="conspiring draws this many; one is kept, the other goes on "
                                  "top or bottom of the deck")
