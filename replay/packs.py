@@ -27,7 +27,9 @@ from .canonical import content_hash
 from .errors import PackError
 from .events import RulesetPin
 
-Confidence = Literal["high", "medium", "low"]
+Confidence = Literal["high", "medium", "low", "missing"]
+"""How sure a pack is of a part. ``missing``: the part is known to exist (a card of the box, say) but
+its facts could not be found; its fields stay empty and a game that needs it is refused."""
 
 
 class PackPart(BaseModel):
