@@ -103,6 +103,17 @@ class SevenWondersViews(Views[State]):
                 lines.append(f"    hand    {', '.join(state.hands[seat])}")
         return "\n".join(lines)
 
+    def checked(self, events: Sequence[Event], state: State | None) -> dict[str, Any]:
+        plays = [e.payload for e in events if e.type == "card_played"]
+        claims = sum(v is not None for p in plays for v in (p.get("paid") or {}).values())
+        claims += sum(1 for e in events if e.type == "age_ended" and e.payload.get("tokens") is not None)
+        claims += sum(v is not None for e in events if e.type == "game_ended" for s in e.payload.get("scores") or []
+                      for k, v in s.items() if k != "seat")
+        return {"events": len(events), "plays": len(plays),
+                "payments": sum(1 for p in plays if p.get("left") or p.get("right") or p.get("choices")),
+                "claims": claims, "rules": len(RULES),
+                "final scores": "yes" if any(e.type == "game_ended" for e in events) else "no (unfinished)"}
+
     def explain(self, problem: Any) -> str:
         who = problem.player or "the table"
         head = f"turn {problem.turn}, {who}: " if problem.turn else f"{who}: "
