@@ -9,15 +9,23 @@ typed.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
 
 from .errors import NotationError
-from .events import Event
+from .events import GAME_ID_PATTERN, Event
 from .problems import Level, Location, Problem, Problems
 
 TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 KIND_TAG = re.compile(r'^\s*\[\s*Kind\s+"([^"]+)"\s*\]', re.IGNORECASE | re.MULTILINE)
+RAW = re.compile(r"^!\s*([a-z_]+)\s+(\{.*\})$")
+"""``! <type> <payload JSON>``: an event a notation's compact forms cannot say (never in a valid game)."""
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+SOURCES = ("simulated", "typed", "imported")
 
 
 @dataclass
@@ -93,3 +101,68 @@ def escape(value: str) -> str:
 
 def unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
+
+
+@dataclass
+class Start:
+    """What every game's header says the same way: ``[Game]``, ``[Ruleset]``, ``[Source]``, ``[SourceDetail]``."""
+
+    game_id: str
+    pin: list[str]
+    """The ruleset's id, version and ``sha256:`` content hash."""
+    provenance: dict[str, str]
+
+    @property
+    def ruleset(self) -> dict[str, str]:
+        return {"id": self.pin[0], "version": self.pin[1], "content_hash": self.pin[2]}
+
+
+def header_start(tags: dict[str, str], kind: str, problems: Collector) -> Start | None:
+    """The shared tags of a header (``tags`` by lower-case name), or None and a problem at line 1."""
+    found = tags.get("kind", kind)
+    if found != kind:
+        problems.add(1, 1, found, f'this is a {kind} reader; the header says [Kind "{found}"]')
+        return None
+    game_id = tags.get("game", "")
+    if not GAME_ID_PATTERN.match(game_id):
+        problems.add(1, 1, game_id, 'the header needs [Game "<id>"] (letters, digits, . _ : -)')
+        return None
+    pin = tags.get("ruleset", "").split()
+    if len(pin) != 3 or not pin[2].startswith("sha256:"):
+        problems.add(1, 1, tags.get("ruleset", ""), 'the header needs [Ruleset "<id> <version> sha256:<hash>"]')
+        return None
+    source = tags.get("source", "typed")
+    return Start(game_id, pin, {"source": source if source in SOURCES else "typed", "detail": tags.get("sourcedetail", "")})
+
+
+def raw_text(event: Event) -> str:
+    """An event as a ``!`` line (``#`` escaped in the JSON, so that no comment cuts it)."""
+    text = json.dumps(event.payload, separators=(",", ":"), sort_keys=True).replace("#", "\\u0023")
+    return f"! {event.type} {text}"
+
+
+def raw_fields(text: str) -> dict[str, Any] | None:
+    """The payload of a ``!`` line, or None when it is not a JSON object."""
+    try:
+        fields = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return fields if isinstance(fields, dict) else None
+
+
+def first_error(exc: ValidationError) -> str:
+    """The first thing a model refused, in a few words."""
+    e = exc.errors()[0]
+    where = ".".join(str(x) for x in e["loc"])
+    return f"{where}: {e['msg']}" if where else str(e["msg"])
+
+
+def name_at(text: str, names: dict[str, int]) -> tuple[int, str] | None:
+    """The longest seat name (``names``: lower-case name -> seat) that ``text`` starts with, as a
+    word (names may hold spaces): (seat, the name as typed)."""
+    low = text.lower()
+    for name in sorted(names, key=len, reverse=True):
+        rest = low[len(name):]
+        if low.startswith(name) and (not rest or not (rest[0].isalnum() or rest[0] == "_")):
+            return names[name], text[:len(name)]
+    return None

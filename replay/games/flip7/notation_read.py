@@ -3,15 +3,14 @@ shuffle line gives it (notation.py says the format)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from typing import Any
 
 from pydantic import ValidationError
 
-from replay.events import GAME_ID_PATTERN, Event, EventPayload
-from replay.notation import Collector, Parsed, split_header
+from replay.events import Event, EventPayload
+from replay.notation import CONTROL, RAW, Collector, Parsed, first_error, header_start, name_at, raw_fields, split_header
 from replay.numbers import is_number
 from replay.problems import Level
 
@@ -33,13 +32,11 @@ from .events import (
 )
 from .notation_syntax import (
     ALIASES,
-    CONTROL,
     END,
     KEYWORDS,
     MARKERS,
     MODELS,
     OVER,
-    RAW,
     ROUND,
     SHUFFLE,
     TURN,
@@ -85,7 +82,7 @@ class _Reader:
         try:
             payload = model(**fields)
         except ValidationError as exc:
-            self.problem(column, str(fields)[:80], f"{model.event_type}: {_first_error(exc)}")
+            self.problem(column, str(fields)[:80], f"{model.event_type}: {first_error(exc)}")
             return False
         if model is not DeckShuffled:
             self.flush_new_deck()
@@ -153,18 +150,10 @@ class _Reader:
     def start(self, tags: dict[str, str], seats: list[tuple[int, str]], line: int) -> bool:
         """The game_started event from the header; False (and a problem) if it cannot be built."""
         self.number, self.offset = 1, 0
-        kind = tags.get("kind", KIND)
-        if kind != KIND:
-            self.problem(0, kind, f'this is a {KIND} reader; the header says [Kind "{kind}"]')
+        begun = header_start(tags, KIND, self.problems)
+        if begun is None:
             return False
-        self.game_id = tags.get("game", "")
-        if not GAME_ID_PATTERN.match(self.game_id):
-            self.problem(0, self.game_id, 'the header needs [Game "<id>"] (letters, digits, . _ : -)')
-            return False
-        pin = tags.get("ruleset", "").split()
-        if len(pin) != 3 or not pin[2].startswith("sha256:"):
-            self.problem(0, tags.get("ruleset", ""), 'the header needs [Ruleset "<id> <version> sha256:<hash>"]')
-            return False
+        self.game_id, pin = begun.game_id, begun.pin
         self.pack = find_pack(pin)
         if self.pack is None:
             known = ", ".join(f"{p.id} {p.version}" for p in shipped())
@@ -183,12 +172,10 @@ class _Reader:
             self.problem(0, tags.get("firstdealer", ""), "[FirstDealer] names no seat " + self.seat_list())
             return False
         self.piles = Piles(self.pack)
-        source = tags.get("source", "typed")
         return self.emit(GameStarted, {
-            "ruleset": {"id": pin[0], "version": pin[1], "content_hash": pin[2]},
+            "ruleset": begun.ruleset,
             "seats": [{"seat": s, "name": n} for s, n in seats],
-            "provenance": {"source": source if source in ("simulated", "typed", "imported") else "typed",
-                           "detail": tags.get("sourcedetail", "")},
+            "provenance": begun.provenance,
             "first_dealer": dealer,
         }, line)
 
@@ -304,12 +291,7 @@ class _Reader:
 
     def name_at(self, text: str) -> tuple[int, str] | None:
         """The longest seat name that ``text`` starts with (names may hold spaces): (seat, as typed)."""
-        low = text.lower()
-        for name in sorted(self.names, key=len, reverse=True):
-            rest = low[len(name):]
-            if low.startswith(name) and (not rest or not (rest[0].isalnum() or rest[0] == "_")):
-                return self.names[name], text[:len(name)]
-        return None
+        return name_at(text, self.names)
 
     def over(self, m: re.Match[str]) -> None:
         winners: list[int] | None = None
@@ -334,11 +316,8 @@ class _Reader:
         if model is None or model is GameStarted:
             self.problem(0, m.group(1), "unknown event type")
             return
-        try:
-            fields = json.loads(m.group(2))
-        except (ValueError, RecursionError):
-            fields = None
-        if not isinstance(fields, dict):
+        fields = raw_fields(m.group(2))
+        if fields is None:
             self.problem(m.start(2), m.group(2)[:80], "the payload is a JSON object")
             return
         if model is DeckShuffled:
@@ -496,12 +475,6 @@ class _Turn:
             return False
         self.stack.pop()
         return True
-
-
-def _first_error(exc: ValidationError) -> str:
-    e = exc.errors()[0]
-    where = ".".join(str(x) for x in e["loc"])
-    return f"{where}: {e['msg']}" if where else str(e["msg"])
 
 
 def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
