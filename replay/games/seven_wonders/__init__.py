@@ -1,13 +1,14 @@
 """7 Wonders (Antoine Bauza; Repos Production): the card-drafting game, on the game contract.
 
 Rules with every payment checked (own resources, choice cards, purchases from neighbours at their
-prices), views that hide the other hands and the discard pile, legal plays with every payment,
-bots and seeded simulations (docs/games/7-wonders.md).
+prices), views that hide the other hands and the discard pile, a notation typed from the cards
+played and the score pad, legal plays with every payment, bots and seeded simulations (docs/games/7-wonders.md).
 """
 
 from replay.contract import Game
 
 from .events import EVENT_TYPES, KIND, GameStarted
+from .notation import SevenWondersNotation
 from .pack import SevenWondersPack
 from .rules import SevenWondersRules
 from .simulate import SevenWondersBots, simulate_game
@@ -27,6 +28,7 @@ class SevenWonders(Game[State, SevenWondersPack]):
 
     rules = SevenWondersRules()
     views = SevenWondersViews()
+    notation = SevenWondersNotation()
     bots = SevenWondersBots()
 
 
