@@ -168,6 +168,7 @@ class _Reader:
             if missing:
                 self.problems.add(line, 1, f"age {age}", f"no deal line for {', '.join(missing)}: each seat's hand "
                                   "of the Age is needed (the reader does not invent it)")
+                self.at.begin(age)  # its cards are still read
             else:
                 self.emit(AgeDealt, {"age": age, "hands": [hands[s] for s in sorted(hands)]}, line)
         if end and self.end is not None:
@@ -276,7 +277,8 @@ class _Reader:
             return
         free = parts.group("free")
         if free is not None and free.lower() not in FREE:
-            self.problem(at + parts.start("free"), free, "say 'free chain' (a chain from a structure the city has) "
+            word = tail.lower().rfind("free", 0, parts.start("free"))
+            self.problem(at + word, tail[word:parts.end("free")].strip(), "say 'free chain' (a chain from a structure the city has) "
                          "or 'free power' (Olympia's free building)")
             return
         fields: dict[str, Any] = {"seat": seat, "age": self.at.age, "turn": self.at.next_turn(seat), "card": card,

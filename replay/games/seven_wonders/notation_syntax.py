@@ -92,10 +92,13 @@ class Context:
     def turn_line(self, turn: int) -> None:
         self.turn, self.played = turn, set()
 
+    def begin(self, age: int) -> None:
+        self.age, self.turn, self.played = age, 0, set()
+
     def apply(self, event: Event) -> None:
         p = event.payload
         if event.type == "age_dealt":
-            self.age, self.turn, self.played = p["age"], 0, set()
+            self.begin(p["age"])
         elif event.type == "card_played":
             if p["turn"] != self.turn:
                 self.turn_line(p["turn"])
