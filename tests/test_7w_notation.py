@@ -287,7 +287,8 @@ def test_header_problems_are_named(header, message):
 
 
 LINES = [
-    "Ana: build baths\x00", "Ana: build baths" + "s" * 5000, "Ana: build " + "(" * 3000, "Ana: build baths (" + "buy " * 900 + ")",
+    "Ana: build baths\x00", "Ana: build baths" + "s" * 5000, "Ana: build " + "(" * 3000,
+    "Ana: build baths (" + "buy " * 900 + ")",
     "Ana: build baths {paid " + "9" * 2000 + " to left}", "Ana: build baths {paid 2 to left, 3 to left}",
     "Ana: build", "Ana: build baths free chain free power", "Ana: from discard ²", "Ana: wonder baths (² from stage1)",
     "age ²", "turn 9", "turn ²", "conflicts age 1: Ana ², Ben none, Chloe none", "conflicts age 1: Ana none, Ana none",
@@ -320,7 +321,8 @@ def test_mutated_games_read_without_a_traceback(seed, data):
     lines = write(game(seed, 3)).splitlines()
     i = data.draw(st.integers(0, len(lines) - 1))
     j = data.draw(st.integers(0, len(lines[i])))
-    lines[i] = lines[i][:j] + data.draw(st.sampled_from(["²", "(", ")", "{", ";", ",", " ", "free", "\x07", "", ":"])) + lines[i][j:]
+    insert = data.draw(st.sampled_from(["²", "(", ")", "{", ";", ",", " ", "free", "\x07", "", ":"]))
+    lines[i] = lines[i][:j] + insert + lines[i][j:]
     read("\n".join(lines))
 
 

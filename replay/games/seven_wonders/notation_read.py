@@ -278,8 +278,8 @@ class _Reader:
         free = parts.group("free")
         if free is not None and free.lower() not in FREE:
             word = tail.lower().rfind("free", 0, parts.start("free"))
-            self.problem(at + word, tail[word:parts.end("free")].strip(), "say 'free chain' (a chain from a structure the city has) "
-                         "or 'free power' (Olympia's free building)")
+            self.problem(at + word, tail[word:parts.end("free")].strip(), "say 'free chain' (a chain from a structure "
+                         "the city has) or 'free power' (Olympia's free building)")
             return
         fields: dict[str, Any] = {"seat": seat, "age": self.at.age, "turn": self.at.next_turn(seat), "card": card,
                                   "action": m.group(1).lower(), "free": free.lower() if free else None}
