@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
 from .errors import NotationError
-from .events import GAME_ID_PATTERN, Event
+from .events import GAME_ID_PATTERN, Event, EventPayload
 from .problems import Level, Location, Problem, Problems
 
 TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
@@ -166,3 +167,64 @@ def name_at(text: str, names: dict[str, int]) -> tuple[int, str] | None:
         if low.startswith(name) and (not rest or not (rest[0].isalnum() or rest[0] == "_")):
             return names[name], text[:len(name)]
     return None
+
+
+def items(text: str, start: int = 0, sep: str = ",") -> Iterator[tuple[int, str]]:
+    """The non-empty items of a ``sep``-separated list, stripped, each with its index in the line
+    (``text`` begins at index ``start``), so that a problem can point at the item."""
+    at = start
+    for item in text.split(sep):
+        if item.strip():
+            yield at + len(item) - len(item.lstrip()), item.strip()
+        at += len(item) + 1
+
+
+class LineReader:
+    """What a game's reader of body lines shares: the line being read, problems located in it, and
+    events validated and appended with the line each came from."""
+
+    kind = ""
+
+    def __init__(self, out: Parsed, problems: Collector, raw: list[str]) -> None:
+        self.out, self.problems, self.raw = out, problems, raw
+        self.game_id = ""
+        self.names: dict[str, int] = {}
+        """Seat by lower-case name."""
+        self.number = 0
+        """The line being read (1-based)."""
+        self.offset = 0
+        """Where its text (without indentation) begins in the line as written."""
+
+    def problem(self, at: int, text: str, message: str) -> None:
+        """A problem at index ``at`` of the line being read."""
+        self.problems.add(self.number, self.offset + at + 1, text, message)
+
+    def seat_list(self) -> str:
+        return "(the seats are: " + ", ".join(sorted(self.names)) + ")"
+
+    def payload(self, model: type[EventPayload], fields: dict[str, Any], at: int = 0) -> EventPayload | None:
+        """``fields`` as ``model``; a payload the model refuses is a problem at ``at``."""
+        try:
+            return model(**fields)
+        except ValidationError as exc:
+            self.problem(at, str(fields)[:80], f"{model.event_type}: {first_error(exc)}")
+            return None
+
+    def append(self, event: Event, line: int | None = None) -> None:
+        """Append an event read from ``line`` (default: the line being read)."""
+        self.out.lines[event.seq] = line if line is not None else self.number
+        self.out.events.append(event)
+
+    def event(self, payload: EventPayload) -> Event:
+        """The next event of the game, of ``payload``."""
+        return Event.create(self.kind, self.game_id, len(self.out.events), payload)
+
+    def read(self, body: list[tuple[int, str]]) -> None:
+        """Each body line, in order (``line`` reads one)."""
+        for number, line in body:
+            self.number = number
+            self.offset = max(self.raw[number - 1].find(line), 0)
+            self.line(line)
+
+    def line(self, line: str) -> None:
+        raise NotImplementedError

@@ -7,10 +7,19 @@ import re
 from collections import Counter
 from typing import Any
 
-from pydantic import ValidationError
-
 from replay.events import Event, EventPayload
-from replay.notation import CONTROL, RAW, Collector, Parsed, first_error, header_start, name_at, raw_fields, split_header
+from replay.notation import (
+    CONTROL,
+    RAW,
+    Collector,
+    LineReader,
+    Parsed,
+    header_start,
+    items,
+    name_at,
+    raw_fields,
+    split_header,
+)
 from replay.numbers import is_number
 from replay.problems import Level
 
@@ -52,13 +61,13 @@ from .piles import Piles, reconstruct
 # ----------------------------------------------------------------------------- reading
 
 
-class _Reader:
+class _Reader(LineReader):
     """Reads the body of one text into events, with the problems found on the way."""
 
+    kind = KIND
+
     def __init__(self, out: Parsed, problems: Collector, raw: list[str]) -> None:
-        self.out, self.problems, self.raw = out, problems, raw
-        self.game_id = ""
-        self.names: dict[str, int] = {}
+        super().__init__(out, problems, raw)
         self.pack: Flip7Pack | None = None
         self.piles: Piles | None = None
         self.round_line = 1
@@ -67,32 +76,23 @@ class _Reader:
         self.building: tuple[dict[str, Any], Counter[str], list[str]] | None = None
         """The open pile whose order is being reconstructed: its payload, its cards, the cards drawn."""
         self.seen = Seen()
-        # the line being read
-        self.number = 0
-        self.offset = 0
 
-    # -- problems and events
-
-    def problem(self, column: int, text: str, message: str) -> None:
-        self.problems.add(self.number, self.offset + column + 1, text, message)
+    # -- events
 
     def emit(self, model: type[EventPayload], fields: dict[str, Any], line: int | None = None,
              column: int = 0) -> bool:
         """Validate and append one event; a payload the model refuses is a problem at the token."""
-        try:
-            payload = model(**fields)
-        except ValidationError as exc:
-            self.problem(column, str(fields)[:80], f"{model.event_type}: {first_error(exc)}")
+        payload = self.payload(model, fields, column)
+        if payload is None:
             return False
         if model is not DeckShuffled:
             self.flush_new_deck()
-        self.append(Event.create(KIND, self.game_id, len(self.out.events), payload), line)
+        self.append(self.event(payload), line)
         return True
 
     def append(self, event: Event, line: int | None = None) -> None:
-        seq = len(self.out.events)
-        self.out.events.append(event)
-        self.out.lines[seq] = line if line is not None else self.number
+        seq = event.seq
+        super().append(event, line)
         self.seen.apply(event)
         if self.piles is not None:
             self.piles.apply(event)
@@ -188,16 +188,10 @@ class _Reader:
             return int(text)
         return None
 
-    def seat_list(self) -> str:
-        return "(the seats are: " + ", ".join(sorted(self.names)) + ")"
-
     # -- the body
 
     def read(self, body: list[tuple[int, str]]) -> None:
-        for number, line in body:
-            self.number = number
-            self.offset = max(self.raw[number - 1].find(line), 0)
-            self.line(line)
+        super().read(body)
         self.close_reconstructed()
         for number, _ in self.queued:
             self.problems.add(number, 1, "reshuffle", "this reshuffle was never needed: the draw pile did not run out")
@@ -264,15 +258,10 @@ class _Reader:
     def claims(self, text: str, start: int) -> list[dict[str, Any]] | None:
         """``<name> [<score>] [total <total>], ...``: what the table wrote for each seat."""
         out: list[dict[str, Any]] = []
-        at = start
-        for item in text.split(","):
-            column = at + len(item) - len(item.lstrip())
-            at += len(item) + 1
-            if not item.strip():
-                continue
-            claim = self.claim(item.strip())
+        for column, item in items(text, start):
+            claim = self.claim(item)
             if claim is None:
-                self.problem(column, item.strip(), "a claim is '<name> [<score>] [total <total>]' " + self.seat_list())
+                self.problem(column, item, "a claim is '<name> [<score>] [total <total>]' " + self.seat_list())
                 return None
             out.append(claim)
         return out

@@ -6,10 +6,20 @@ import difflib
 import re
 from typing import Any
 
-from pydantic import ValidationError
-
-from replay.events import Event, EventPayload
-from replay.notation import CONTROL, RAW, Collector, Header, Parsed, first_error, header_start, name_at, raw_fields, split_header
+from replay.events import EventPayload
+from replay.notation import (
+    CONTROL,
+    RAW,
+    Collector,
+    Header,
+    LineReader,
+    Parsed,
+    header_start,
+    items,
+    name_at,
+    raw_fields,
+    split_header,
+)
 from replay.numbers import is_number
 from replay.problems import Level
 
@@ -46,44 +56,31 @@ from .pack import SevenWondersPack
 ID = re.compile(CARD_ID)
 
 
-class _Reader:
+class _Reader(LineReader):
     """Reads the body of one text into events, with the problems found on the way."""
 
+    kind = KIND
+
     def __init__(self, out: Parsed, problems: Collector, raw: list[str]) -> None:
-        self.out, self.problems, self.raw = out, problems, raw
-        self.game_id = ""
-        self.names: dict[str, int] = {}
+        super().__init__(out, problems, raw)
         self.pack: SevenWondersPack | None = None
         self.at = Context()
         self.deal: tuple[int, int, dict[int, list[str]]] | None = None
         """The Age being dealt: (its line, the Age, the hands read so far by seat)."""
         self.end: tuple[int, list[dict[str, Any]]] | None = None
         """The game's end being read: (its line, the score claims so far)."""
-        # the line being read
-        self.number = 0
-        self.offset = 0
 
-    # -- problems and events
-
-    def problem(self, at: int, text: str, message: str) -> None:
-        """A problem at index ``at`` of the line being read (its text without indentation)."""
-        self.problems.add(self.number, self.offset + at + 1, text, message)
+    # -- events
 
     def emit(self, model: type[EventPayload], fields: dict[str, Any], line: int | None = None, at: int = 0) -> bool:
         """Validate and append one event; a payload the model refuses is a problem at ``at``."""
-        try:
-            payload = model(**fields)
-        except ValidationError as exc:
-            self.problem(at, str(fields)[:80], f"{model.event_type}: {first_error(exc)}")
+        payload = self.payload(model, fields, at)
+        if payload is None:
             return False
-        event = Event.create(KIND, self.game_id, len(self.out.events), payload)
-        self.out.lines[event.seq] = line if line is not None else self.number
-        self.out.events.append(event)
+        event = self.event(payload)
+        self.append(event, line)
         self.at.apply(event)
         return True
-
-    def seat_list(self) -> str:
-        return "(the seats are: " + ", ".join(sorted(self.names)) + ")"
 
     def seat(self, text: str, at: int) -> int | None:
         seat = self.names.get(text.strip().lower())
@@ -153,10 +150,7 @@ class _Reader:
     # -- the body
 
     def read(self, body: list[tuple[int, str]]) -> None:
-        for number, line in body:
-            self.number = number
-            self.offset = max(self.raw[number - 1].find(line), 0)
-            self.line(line)
+        super().read(body)
         self.flush()
 
     def flush(self, end: bool = True) -> None:
@@ -231,17 +225,12 @@ class _Reader:
     def cards(self, text: str, start: int) -> list[str] | None:
         """``<card>, <card>, ...`` (names may hold spaces) or ``<id> <id> ...``; None after a problem."""
         out: list[str] = []
-        at = start
-        for item in text.split(","):
-            column = at + len(item) - len(item.lstrip())
-            at += len(item) + 1
-            if not item.strip():
-                continue
+        for column, item in items(text, start):
             if self.pack is not None and normal(item) in self.pack.by_id:
                 out.append(normal(item))
                 continue
             for word in re.finditer(r"\S+", item):
-                card = self.card(word.group(), column + word.start() - (len(item) - len(item.lstrip())))
+                card = self.card(word.group(), column + word.start())
                 if card is None:
                     return None
                 out.append(card)
@@ -307,15 +296,10 @@ class _Reader:
         """``buy [N] <resource>, ... from left|right|<neighbour>; <resource> from <own card>; ...``."""
         choices: dict[str, str] = {}
         bought: dict[str, dict[str, int]] = {"left": {}, "right": {}}
-        at = start
-        for item in text.split(";"):
-            column = at + len(item) - len(item.lstrip())
-            at += len(item) + 1
-            if not item.strip():
-                continue
-            m = PURCHASE.match(item.strip())
+        for column, item in items(text, start, ";"):
+            m = PURCHASE.match(item)
             if m is None:
-                self.problem(column, item.strip(), "a payment item is 'buy [N] <resource>, ... from left|right' "
+                self.problem(column, item, "a payment item is 'buy [N] <resource>, ... from left|right' "
                              "or '<resource> from <own card>'")
                 return False
             side = self.side(m.group("source"), seat)
@@ -364,16 +348,11 @@ class _Reader:
         out: dict[str, int | None] = {"to_left": None, "to_right": None}
         if re.fullmatch(r"\s*paid\s+nothing\s*", text, re.IGNORECASE):
             return {"to_left": 0, "to_right": 0}
-        at = start
-        for item in text.split(","):
-            column = at + len(item) - len(item.lstrip())
-            at += len(item) + 1
-            if not item.strip():
-                continue
-            m = PAID.match(item.strip())
+        for column, item in items(text, start):
+            m = PAID.match(item)
             side = self.side(m.group(2), seat) if m else None
             if m is None or side is None or out[f"to_{side}"] is not None:
-                self.problem(column, item.strip(), "a claim is 'paid N to left' or 'N to right' (or to a neighbour's "
+                self.problem(column, item, "a claim is 'paid N to left' or 'N to right' (or to a neighbour's "
                              "name), each side once")
                 return None
             out[f"to_{side}"] = int(m.group(1))
@@ -385,18 +364,13 @@ class _Reader:
         """``conflicts age N: <name> <token> ..., ...`` (``none``: no token); without ':' no claim."""
         tokens: dict[int, list[int]] = {}
         if m.group(2) is not None:
-            at = m.start(2)
-            for item in m.group(2).split(","):
-                column = at + len(item) - len(item.lstrip())
-                at += len(item) + 1
-                if not item.strip():
-                    continue
-                found = name_at(item.strip(), self.names)
-                words = item.strip()[len(found[1]):].split() if found else []
+            for column, item in items(m.group(2), m.start(2)):
+                found = name_at(item, self.names)
+                words = item[len(found[1]):].split() if found else []
                 if words in (["none"], ["-"]):
                     words = []
                 if found is None or found[0] in tokens or not all(TOKEN.match(w) for w in words):
-                    self.problem(column, item.strip(), "a seat's tokens are '<name> +1 -1 ...' or '<name> none', "
+                    self.problem(column, item, "a seat's tokens are '<name> +1 -1 ...' or '<name> none', "
                                  "each seat once " + self.seat_list())
                     return
                 tokens[found[0]] = [int(w) for w in words]
@@ -420,16 +394,11 @@ class _Reader:
                 return
             claim.update(zip(PAD, (int(w) for w in numbers)))
         else:
-            at = m.start(2)
-            for item in text.split(","):
-                column = at + len(item) - len(item.lstrip())
-                at += len(item) + 1
+            for column, item in items(text, m.start(2)):
                 words = item.split()
                 category = CATEGORY_WORDS.get(words[0].lower()) if len(words) == 2 else None
-                if not item.strip():
-                    continue
                 if category is None or not TOKEN.match(words[1]) or category in claim:
-                    self.problem(column, item.strip(), "a score is '<category> N', each category once ("
+                    self.problem(column, item, "a score is '<category> N', each category once ("
                                  + ", ".join(CATEGORY_WORDS) + ")")
                     return
                 claim[category] = int(words[1])
