@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import assert_reads_anything, assert_refused, mutate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -300,30 +301,19 @@ LINES = [
 
 @pytest.mark.parametrize("line", LINES)
 def test_hostile_lines_are_problems_never_a_traceback(line):
-    text = HEADER + "age 1\ndeal Ana: baths\ndeal Ben: loom\ndeal Chloe: altar\n" + line + "\n"
-    parsed = read(text)
-    assert parsed.problems and all(p.line is not None and p.column is not None for p in parsed.problems)
-    with pytest.raises(NotationError):
-        read(text, "raise")
+    assert_refused(read, HEADER + "age 1\ndeal Ana: baths\ndeal Ben: loom\ndeal Chloe: altar\n" + line + "\n")
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=300))
 def test_any_text_reads_without_a_traceback(body):
-    for text in (body, HEADER + body, HEADER + "age 1\n" + body):
-        parsed = read(text)
-        assert all(p.line is not None for p in parsed.problems)
+    assert_reads_anything(read, (body, HEADER + body, HEADER + "age 1\n" + body))
 
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 1000), data=st.data())
 def test_mutated_games_read_without_a_traceback(seed, data):
-    lines = write(game(seed, 3)).splitlines()
-    i = data.draw(st.integers(0, len(lines) - 1))
-    j = data.draw(st.integers(0, len(lines[i])))
-    insert = data.draw(st.sampled_from(["²", "(", ")", "{", ";", ",", " ", "free", "\x07", "", ":"]))
-    lines[i] = lines[i][:j] + insert + lines[i][j:]
-    read("\n".join(lines))
+    assert_reads_anything(read, [mutate(write(game(seed, 3)), data, ["²", "(", ")", "{", ";", ",", " ", "free", "\x07", ":"])])
 
 
 def test_the_example_in_the_docs_reads_and_replays_without_a_problem():
