@@ -1,8 +1,8 @@
 """7 Wonders (Antoine Bauza; Repos Production): the card-drafting game, on the game contract.
 
 Rules with every payment checked (own resources, choice cards, purchases from neighbours at their
-prices), views that hide the other hands and the discard pile, a notation typed from the cards
-played and the score pad, legal plays with every payment, bots and seeded simulations (docs/games/7-wonders.md).
+prices), views that hide the other hands and the discard pile, legal plays with every payment,
+bots and seeded simulations (docs/games/7-wonders.md).
 """
 
 from replay.contract import Game
