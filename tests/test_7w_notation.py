@@ -157,6 +157,26 @@ def test_what_the_compact_forms_cannot_say_is_written_raw_and_still_round_trips(
     assert read(text, "raise").events == odd
 
 
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(3, 7))
+def test_without_turn_lines_and_claims_the_reader_counts_the_turns_and_the_audit_is_clean(seed, players):
+    """A seat's second line in a turn begins the next one (Babylon's seventh card included)."""
+    events = game(seed, players, BOTS)
+    typed = "\n".join(line.split(" {")[0] for line in write(events).splitlines() if not line.startswith("turn "))
+    parsed = read(typed, "raise")
+    assert plays(parsed.events) == plays(events)
+    assert not replay(GAME, parsed.events).problems
+
+
+def test_a_pack_the_reader_does_not_ship_is_read_by_ids():
+    text = write(game(2, 3)).replace(PACK.content_hash, "sha256:" + "0" * 64)
+    parsed = read(text, "raise")
+    assert parsed.events[0].payload["ruleset"]["content_hash"] == "sha256:" + "0" * 64
+    assert plays(parsed.events) == plays(game(2, 3))
+    problems = read(text.replace("deal Ana: ", "deal Ana: Ω ")).problems
+    assert [p.text for p in problems] == ["Ω"]
+
+
 # ----------------------------------------------------------------------------- typed games
 
 
