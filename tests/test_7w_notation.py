@@ -173,8 +173,8 @@ def test_a_pack_the_reader_does_not_ship_is_read_by_ids():
     parsed = read(text, "raise")
     assert parsed.events[0].payload["ruleset"]["content_hash"] == "sha256:" + "0" * 64
     assert plays(parsed.events) == plays(game(2, 3))
-    problems = read(text.replace("deal Ana: ", "deal Ana: Ω ")).problems
-    assert [p.text for p in problems] == ["Ω"]
+    problems = read(text.replace("deal Ana: ", "deal Ana: Ω ", 1)).problems
+    assert [p.text for p in problems] == ["Ω", "age 1"]  # the deal line refused, the Age has no hand for Ana
 
 
 # ----------------------------------------------------------------------------- typed games
