@@ -65,8 +65,8 @@ class _Reader(LineReader):
         super().__init__(out, problems, raw)
         self.pack: SevenWondersPack | None = None
         self.at = Context()
-        self.deal: tuple[int, int, dict[int, list[str]]] | None = None
-        """The Age being dealt: (its line, the Age, the hands read so far by seat)."""
+        self.deal: tuple[int, int, dict[int, list[str] | None]] | None = None
+        """The Age being dealt: (its line, the Age, the hands read so far by seat; None: a line with a problem)."""
         self.end: tuple[int, list[dict[str, Any]]] | None = None
         """The game's end being read: (its line, the score claims so far)."""
 
@@ -162,7 +162,8 @@ class _Reader(LineReader):
             if missing:
                 self.problems.add(line, 1, f"age {age}", f"no deal line for {', '.join(missing)}: each seat's hand "
                                   "of the Age is needed (the reader does not invent it)")
-                self.at.begin(age)  # its cards are still read
+            if missing or None in hands.values():
+                self.at.begin(age)  # no deal, but the Age's cards are still read
             else:
                 self.emit(AgeDealt, {"age": age, "hands": [hands[s] for s in sorted(hands)]}, line)
         if end and self.end is not None:
@@ -214,13 +215,12 @@ class _Reader(LineReader):
     def deal_line(self, m: re.Match[str]) -> None:
         assert self.deal is not None
         seat = self.seat(m.group(1), m.start(1))
-        cards = self.cards(m.group(2), m.start(2))
-        if seat is None or cards is None:
+        if seat is None:
             return
         if seat in self.deal[2]:
             self.problem(m.start(1), m.group(1), "a second deal line for this seat in this Age")
             return
-        self.deal[2][seat] = cards
+        self.deal[2][seat] = self.cards(m.group(2), m.start(2))
 
     def cards(self, text: str, start: int) -> list[str] | None:
         """``<card>, <card>, ...`` (names may hold spaces) or ``<id> <id> ...``; None after a problem."""
