@@ -9,15 +9,24 @@ typed.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
 
 from .errors import NotationError
-from .events import Event
+from .events import GAME_ID_PATTERN, Event, EventPayload
 from .problems import Level, Location, Problem, Problems
 
 TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 KIND_TAG = re.compile(r'^\s*\[\s*Kind\s+"([^"]+)"\s*\]', re.IGNORECASE | re.MULTILINE)
+RAW = re.compile(r"^!\s*([a-z_]+)\s+(\{.*\})$")
+"""``! <type> <payload JSON>``: an event a notation's compact forms cannot say (never in a valid game)."""
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+SOURCES = ("simulated", "typed", "imported")
 
 
 @dataclass
@@ -93,3 +102,129 @@ def escape(value: str) -> str:
 
 def unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
+
+
+@dataclass
+class Start:
+    """What every game's header says the same way: ``[Game]``, ``[Ruleset]``, ``[Source]``, ``[SourceDetail]``."""
+
+    game_id: str
+    pin: list[str]
+    """The ruleset's id, version and ``sha256:`` content hash."""
+    provenance: dict[str, str]
+
+    @property
+    def ruleset(self) -> dict[str, str]:
+        return {"id": self.pin[0], "version": self.pin[1], "content_hash": self.pin[2]}
+
+
+def header_start(tags: dict[str, str], kind: str, problems: Collector) -> Start | None:
+    """The shared tags of a header (``tags`` by lower-case name), or None and a problem at line 1."""
+    found = tags.get("kind", kind)
+    if found != kind:
+        problems.add(1, 1, found, f'this is a {kind} reader; the header says [Kind "{found}"]')
+        return None
+    game_id = tags.get("game", "")
+    if not GAME_ID_PATTERN.match(game_id):
+        problems.add(1, 1, game_id, 'the header needs [Game "<id>"] (letters, digits, . _ : -)')
+        return None
+    pin = tags.get("ruleset", "").split()
+    if len(pin) != 3 or not pin[2].startswith("sha256:"):
+        problems.add(1, 1, tags.get("ruleset", ""), 'the header needs [Ruleset "<id> <version> sha256:<hash>"]')
+        return None
+    source = tags.get("source", "typed")
+    return Start(game_id, pin, {"source": source if source in SOURCES else "typed", "detail": tags.get("sourcedetail", "")})
+
+
+def raw_text(event: Event) -> str:
+    """An event as a ``!`` line (``#`` escaped in the JSON, so that no comment cuts it)."""
+    text = json.dumps(event.payload, separators=(",", ":"), sort_keys=True).replace("#", "\\u0023")
+    return f"! {event.type} {text}"
+
+
+def raw_fields(text: str) -> dict[str, Any] | None:
+    """The payload of a ``!`` line, or None when it is not a JSON object."""
+    try:
+        fields = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return fields if isinstance(fields, dict) else None
+
+
+def first_error(exc: ValidationError) -> str:
+    """The first thing a model refused, in a few words."""
+    e = exc.errors()[0]
+    where = ".".join(str(x) for x in e["loc"])
+    return f"{where}: {e['msg']}" if where else str(e["msg"])
+
+
+def name_at(text: str, names: dict[str, int]) -> tuple[int, str] | None:
+    """The longest seat name (``names``: lower-case name -> seat) that ``text`` starts with, as a
+    word (names may hold spaces): (seat, the name as typed)."""
+    low = text.lower()
+    for name in sorted(names, key=len, reverse=True):
+        rest = low[len(name):]
+        if low.startswith(name) and (not rest or not (rest[0].isalnum() or rest[0] == "_")):
+            return names[name], text[:len(name)]
+    return None
+
+
+def items(text: str, start: int = 0, sep: str = ",") -> Iterator[tuple[int, str]]:
+    """The non-empty items of a ``sep``-separated list, stripped, each with its index in the line
+    (``text`` begins at index ``start``), so that a problem can point at the item."""
+    at = start
+    for item in text.split(sep):
+        if item.strip():
+            yield at + len(item) - len(item.lstrip()), item.strip()
+        at += len(item) + 1
+
+
+class LineReader:
+    """What a game's reader of body lines shares: the line being read, problems located in it, and
+    events validated and appended with the line each came from."""
+
+    kind = ""
+
+    def __init__(self, out: Parsed, problems: Collector, raw: list[str]) -> None:
+        self.out, self.problems, self.raw = out, problems, raw
+        self.game_id = ""
+        self.names: dict[str, int] = {}
+        """Seat by lower-case name."""
+        self.number = 0
+        """The line being read (1-based)."""
+        self.offset = 0
+        """Where its text (without indentation) begins in the line as written."""
+
+    def problem(self, at: int, text: str, message: str) -> None:
+        """A problem at index ``at`` of the line being read."""
+        self.problems.add(self.number, self.offset + at + 1, text, message)
+
+    def seat_list(self) -> str:
+        return "(the seats are: " + ", ".join(sorted(self.names)) + ")"
+
+    def payload(self, model: type[EventPayload], fields: dict[str, Any], at: int = 0) -> EventPayload | None:
+        """``fields`` as ``model``; a payload the model refuses is a problem at ``at``."""
+        try:
+            return model(**fields)
+        except ValidationError as exc:
+            self.problem(at, str(fields)[:80], f"{model.event_type}: {first_error(exc)}")
+            return None
+
+    def append(self, event: Event, line: int | None = None) -> None:
+        """Append an event read from ``line`` (default: the line being read)."""
+        self.out.lines[event.seq] = line if line is not None else self.number
+        self.out.events.append(event)
+
+    def event(self, payload: EventPayload) -> Event:
+        """The next event of the game, of ``payload``."""
+        return Event.create(self.kind, self.game_id, len(self.out.events), payload)
+
+    def read(self, body: list[tuple[int, str]]) -> None:
+        """Each body line, in order (``line`` reads one)."""
+        for number, line in body:
+            self.number = number
+            self.offset = max(self.raw[number - 1].find(line), 0)
+            self.line(line)
+
+    def line(self, line: str) -> None:
+        raise NotImplementedError

@@ -46,3 +46,33 @@ def disputed_log(log):
     i, payload, _ = log.game.views.dispute(log.events)
     events = [*log.events[:i], log.events[i]._replace(payload=payload), *log.events[i + 1:]]
     return Log(events, log.game, f"{log.source}-disputed")
+
+
+def assert_refused(read, text: str) -> None:
+    """A notation text with a problem: lenient reading locates each one (line and column, never a
+    traceback), strict reading raises NotationError."""
+    import pytest
+
+    from replay.errors import NotationError
+
+    parsed = read(text)
+    assert parsed.problems and all(p.line is not None and p.column is not None for p in parsed.problems)
+    with pytest.raises(NotationError):
+        read(text, "raise")
+
+
+def assert_reads_anything(read, texts) -> None:
+    """Any text reads without a traceback, each problem at a line."""
+    for text in texts:
+        assert all(p.line is not None for p in read(text).problems)
+
+
+def mutate(text: str, data, inserts) -> str:
+    """``text`` with one of ``inserts`` put somewhere (hypothesis ``data`` draws where)."""
+    from hypothesis import strategies as st
+
+    lines = text.splitlines()
+    i = data.draw(st.integers(0, len(lines) - 1))
+    j = data.draw(st.integers(0, len(lines[i])))
+    lines[i] = lines[i][:j] + data.draw(st.sampled_from(inserts)) + lines[i][j:]
+    return "\n".join(lines)

@@ -3,15 +3,23 @@ shuffle line gives it (notation.py says the format)."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from typing import Any
 
-from pydantic import ValidationError
-
-from replay.events import GAME_ID_PATTERN, Event, EventPayload
-from replay.notation import Collector, Parsed, split_header
+from replay.events import Event, EventPayload
+from replay.notation import (
+    CONTROL,
+    RAW,
+    Collector,
+    LineReader,
+    Parsed,
+    header_start,
+    items,
+    name_at,
+    raw_fields,
+    split_header,
+)
 from replay.numbers import is_number
 from replay.problems import Level
 
@@ -33,13 +41,11 @@ from .events import (
 )
 from .notation_syntax import (
     ALIASES,
-    CONTROL,
     END,
     KEYWORDS,
     MARKERS,
     MODELS,
     OVER,
-    RAW,
     ROUND,
     SHUFFLE,
     TURN,
@@ -55,13 +61,13 @@ from .piles import Piles, reconstruct
 # ----------------------------------------------------------------------------- reading
 
 
-class _Reader:
+class _Reader(LineReader):
     """Reads the body of one text into events, with the problems found on the way."""
 
+    kind = KIND
+
     def __init__(self, out: Parsed, problems: Collector, raw: list[str]) -> None:
-        self.out, self.problems, self.raw = out, problems, raw
-        self.game_id = ""
-        self.names: dict[str, int] = {}
+        super().__init__(out, problems, raw)
         self.pack: Flip7Pack | None = None
         self.piles: Piles | None = None
         self.round_line = 1
@@ -70,32 +76,23 @@ class _Reader:
         self.building: tuple[dict[str, Any], Counter[str], list[str]] | None = None
         """The open pile whose order is being reconstructed: its payload, its cards, the cards drawn."""
         self.seen = Seen()
-        # the line being read
-        self.number = 0
-        self.offset = 0
 
-    # -- problems and events
-
-    def problem(self, column: int, text: str, message: str) -> None:
-        self.problems.add(self.number, self.offset + column + 1, text, message)
+    # -- events
 
     def emit(self, model: type[EventPayload], fields: dict[str, Any], line: int | None = None,
              column: int = 0) -> bool:
         """Validate and append one event; a payload the model refuses is a problem at the token."""
-        try:
-            payload = model(**fields)
-        except ValidationError as exc:
-            self.problem(column, str(fields)[:80], f"{model.event_type}: {_first_error(exc)}")
+        payload = self.payload(model, fields, column)
+        if payload is None:
             return False
         if model is not DeckShuffled:
             self.flush_new_deck()
-        self.append(Event.create(KIND, self.game_id, len(self.out.events), payload), line)
+        self.append(self.event(payload), line)
         return True
 
     def append(self, event: Event, line: int | None = None) -> None:
-        seq = len(self.out.events)
-        self.out.events.append(event)
-        self.out.lines[seq] = line if line is not None else self.number
+        seq = event.seq
+        super().append(event, line)
         self.seen.apply(event)
         if self.piles is not None:
             self.piles.apply(event)
@@ -153,18 +150,10 @@ class _Reader:
     def start(self, tags: dict[str, str], seats: list[tuple[int, str]], line: int) -> bool:
         """The game_started event from the header; False (and a problem) if it cannot be built."""
         self.number, self.offset = 1, 0
-        kind = tags.get("kind", KIND)
-        if kind != KIND:
-            self.problem(0, kind, f'this is a {KIND} reader; the header says [Kind "{kind}"]')
+        begun = header_start(tags, KIND, self.problems)
+        if begun is None:
             return False
-        self.game_id = tags.get("game", "")
-        if not GAME_ID_PATTERN.match(self.game_id):
-            self.problem(0, self.game_id, 'the header needs [Game "<id>"] (letters, digits, . _ : -)')
-            return False
-        pin = tags.get("ruleset", "").split()
-        if len(pin) != 3 or not pin[2].startswith("sha256:"):
-            self.problem(0, tags.get("ruleset", ""), 'the header needs [Ruleset "<id> <version> sha256:<hash>"]')
-            return False
+        self.game_id, pin = begun.game_id, begun.pin
         self.pack = find_pack(pin)
         if self.pack is None:
             known = ", ".join(f"{p.id} {p.version}" for p in shipped())
@@ -183,12 +172,10 @@ class _Reader:
             self.problem(0, tags.get("firstdealer", ""), "[FirstDealer] names no seat " + self.seat_list())
             return False
         self.piles = Piles(self.pack)
-        source = tags.get("source", "typed")
         return self.emit(GameStarted, {
-            "ruleset": {"id": pin[0], "version": pin[1], "content_hash": pin[2]},
+            "ruleset": begun.ruleset,
             "seats": [{"seat": s, "name": n} for s, n in seats],
-            "provenance": {"source": source if source in ("simulated", "typed", "imported") else "typed",
-                           "detail": tags.get("sourcedetail", "")},
+            "provenance": begun.provenance,
             "first_dealer": dealer,
         }, line)
 
@@ -201,16 +188,10 @@ class _Reader:
             return int(text)
         return None
 
-    def seat_list(self) -> str:
-        return "(the seats are: " + ", ".join(sorted(self.names)) + ")"
-
     # -- the body
 
     def read(self, body: list[tuple[int, str]]) -> None:
-        for number, line in body:
-            self.number = number
-            self.offset = max(self.raw[number - 1].find(line), 0)
-            self.line(line)
+        super().read(body)
         self.close_reconstructed()
         for number, _ in self.queued:
             self.problems.add(number, 1, "reshuffle", "this reshuffle was never needed: the draw pile did not run out")
@@ -277,15 +258,10 @@ class _Reader:
     def claims(self, text: str, start: int) -> list[dict[str, Any]] | None:
         """``<name> [<score>] [total <total>], ...``: what the table wrote for each seat."""
         out: list[dict[str, Any]] = []
-        at = start
-        for item in text.split(","):
-            column = at + len(item) - len(item.lstrip())
-            at += len(item) + 1
-            if not item.strip():
-                continue
-            claim = self.claim(item.strip())
+        for column, item in items(text, start):
+            claim = self.claim(item)
             if claim is None:
-                self.problem(column, item.strip(), "a claim is '<name> [<score>] [total <total>]' " + self.seat_list())
+                self.problem(column, item, "a claim is '<name> [<score>] [total <total>]' " + self.seat_list())
                 return None
             out.append(claim)
         return out
@@ -304,12 +280,7 @@ class _Reader:
 
     def name_at(self, text: str) -> tuple[int, str] | None:
         """The longest seat name that ``text`` starts with (names may hold spaces): (seat, as typed)."""
-        low = text.lower()
-        for name in sorted(self.names, key=len, reverse=True):
-            rest = low[len(name):]
-            if low.startswith(name) and (not rest or not (rest[0].isalnum() or rest[0] == "_")):
-                return self.names[name], text[:len(name)]
-        return None
+        return name_at(text, self.names)
 
     def over(self, m: re.Match[str]) -> None:
         winners: list[int] | None = None
@@ -334,11 +305,8 @@ class _Reader:
         if model is None or model is GameStarted:
             self.problem(0, m.group(1), "unknown event type")
             return
-        try:
-            fields = json.loads(m.group(2))
-        except (ValueError, RecursionError):
-            fields = None
-        if not isinstance(fields, dict):
+        fields = raw_fields(m.group(2))
+        if fields is None:
             self.problem(m.start(2), m.group(2)[:80], "the payload is a JSON object")
             return
         if model is DeckShuffled:
@@ -496,12 +464,6 @@ class _Turn:
             return False
         self.stack.pop()
         return True
-
-
-def _first_error(exc: ValidationError) -> str:
-    e = exc.errors()[0]
-    where = ".".join(str(x) for x in e["loc"])
-    return f"{where}: {e['msg']}" if where else str(e["msg"])
 
 
 def read(text: str, level: Level = "collect", source: str = "") -> Parsed:

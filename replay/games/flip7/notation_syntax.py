@@ -25,10 +25,8 @@ ROUND = re.compile(r"^round\s+(" + DIGITS + r")\s*,?\s*dealer\s+(.+)$", re.IGNOR
 SHUFFLE = re.compile(r"^(shuffle|reshuffle)\b\s*(.*)$", re.IGNORECASE)
 END = re.compile(r"^end\s+round\s+(" + DIGITS + r")\s*(:\s*(.*))?$", re.IGNORECASE)
 OVER = re.compile(r"^game\s+over\s*(:\s*(.*))?$", re.IGNORECASE)
-RAW = re.compile(r"^!\s*([a-z_]+)\s+(\{.*\})$")
 TURN = re.compile(r"^([^:()\[\]{}!]+?)\s*:\s*(.*)$")
 WORD = re.compile(r"(?:(?!->)[^\s(),])+")
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 UNSAYABLE = re.compile(r"[()\[\]{},=:#!\x00-\x1f\x7f]|->|\s\s")
 """Characters a seat's name may not hold for the compact forms to say it (the raw form still can)."""
 

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from replay.events import Event
-from replay.notation import escape
+from replay.notation import escape, raw_text
 
 from .events import (
     KIND,
@@ -91,8 +90,7 @@ class _Writer:
 
     def raw(self, e: Event) -> None:
         self.close()
-        text = json.dumps(e.payload, separators=(",", ":"), sort_keys=True).replace("#", "\\u0023")
-        self.lines.append(f"! {e.type} {text}")
+        self.lines.append(raw_text(e))
 
     # -- events
 

@@ -8,6 +8,7 @@ bots and seeded simulations (docs/games/7-wonders.md).
 from replay.contract import Game
 
 from .events import EVENT_TYPES, KIND, GameStarted
+from .notation import SevenWondersNotation
 from .pack import SevenWondersPack
 from .rules import SevenWondersRules
 from .simulate import SevenWondersBots, simulate_game
@@ -27,6 +28,7 @@ class SevenWonders(Game[State, SevenWondersPack]):
 
     rules = SevenWondersRules()
     views = SevenWondersViews()
+    notation = SevenWondersNotation()
     bots = SevenWondersBots()
 
 
