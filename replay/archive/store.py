@@ -808,26 +808,30 @@ def _read_game_rows(
 
 
 def game_spans(table: pa.Table, game: AnyGame) -> dict[str, mf.GameSpan]:
-    """Per game in a table sorted by (game_id, seq): its seq range, players and whether it ended."""
-    game_ids = table.column("game_id").to_pylist()
-    seqs = table.column("seq").to_pylist()
-    types = table.column("type").to_pylist()
+    """Per game in a table sorted by (game_id, seq): its seq range, players and whether it ended.
+
+    Computed by Arrow over whole columns (each game's rows are one run of its id); Python sees one
+    value per game, not one per event: this runs on every file written and verified.
+    """
+    if table.num_rows == 0:
+        return {}
+    game_ids = _plain_strings(table.column("game_id"))
+    runs = pc.run_end_encode(game_ids)
+    ends = runs.run_ends.to_pylist()
+    seqs = table.column("seq")
+    firsts = seqs.take([0, *ends[:-1]]).to_pylist()
+    lasts = seqs.take([end - 1 for end in ends]).to_pylist()
+    types = _plain_strings(table.column("type"))
     start = game.start_type.event_type
-    starts = table.column(start)
-    spans: dict[str, mf.GameSpan] = {}
-    i, n = 0, len(game_ids)
-    while i < n:
-        g = game_ids[i]
-        j = i
-        players = None
-        ended = False
-        while j < n and game_ids[j] == g:
-            if types[j] == start:
-                seats = starts[j].as_py()["seats"]
-                players = tuple(s["name"] for s in sorted(seats, key=lambda s: s["seat"]))
-            if types[j] in game.end_types:
-                ended = True
-            j += 1
-        spans[g] = mf.GameSpan(seqs[i], seqs[j - 1], players, ended)
-        i = j
-    return spans
+    is_start = pc.equal(types, start)
+    players = {g: tuple(s["name"] for s in sorted(payload["seats"], key=lambda s: s["seat"]))
+               for g, payload in zip(game_ids.filter(is_start).to_pylist(), table.column(start).filter(is_start).to_pylist())}
+    ended = set(game_ids.filter(pc.is_in(types, pa.array(sorted(game.end_types), pa.string()))).to_pylist())
+    return {g: mf.GameSpan(first, last, players.get(g), g in ended)
+            for g, first, last in zip(runs.values.to_pylist(), firsts, lasts)}
+
+
+def _plain_strings(column: pa.ChunkedArray) -> pa.Array:
+    """A string column as one plain (not dictionary-encoded) array, as run and comparison kernels take it."""
+    array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    return pc.cast(array, pa.string()) if pa.types.is_dictionary(array.type) else array
