@@ -323,13 +323,33 @@ class Archive:
         ``packs``; it is stored with the game.
         """
         with gc_paused():  # checking and encoding make millions of short-lived objects, none in a cycle
-            _check_shapes(appends, self.registry)
+            tables = self._checked_tables(appends)
             pinned = self.pinned_packs([a.events[0] for a in appends if a.events[0].seq == 0], packs)
-            prepared = self.prepare_files([e for a in appends for e in a.events])
+            prepared = [self.prepare_table(table, kind) for kind, table in tables]
         positions = {
             a.game_id: StreamPosition(a.events[0].kind, a.expected_last_seq, a.events[-1].seq) for a in appends
         }
         return self.commit_prepared(prepared, positions, pinned)
+
+    def _checked_tables(self, appends: Sequence[StreamAppend]) -> list[tuple[str, pa.Table]]:
+        """The appends' events chained and encoded (per kind, in append order), once their shapes pass
+        :func:`_check_shapes`.
+
+        A batch of one kind is encoded first and its shapes checked on the encoded columns
+        (:func:`_shapes_fine`, a few Arrow passes instead of a Python step per event). Whenever that
+        cannot vouch for the batch (another layout, a failure while encoding, any doubt), the checks run
+        event by event and then the encoding is redone: errors come exactly as before, in the same order
+        (shapes, then packs, then what chaining or encoding raises).
+        """
+        events = [e for a in appends for e in a.events]
+        try:
+            tables = self._encoded(events, {})
+            if len(tables) == 1 and _shapes_fine(tables[0][1], appends, self.registry.get(tables[0][0])):
+                return tables
+        except Exception:  # whatever it was, the exact path below raises it in its turn
+            pass
+        _check_shapes(appends, self.registry)
+        return self._encoded(events, {})
 
     def library(self, kind: str, extra: Iterable[RulesPack] = ()) -> PackLibrary:
         """Where the packs of this archive's games of ``kind`` are found: ``extra``, shipped, stored."""
@@ -385,9 +405,11 @@ class Archive:
         carries each game's last chain hash across calls (an import in batches).
         """
         with gc_paused():  # a batch's bodies, links and columns: millions of objects, none in a cycle
-            return self._prepare_files(events, spill, {} if heads is None else heads)
+            return [self.prepare_table(table, kind, spill) for kind, table in self._encoded(events, heads)]
 
-    def _prepare_files(self, events: Sequence[Event], spill: bool, heads: dict[str, int]) -> list[PreparedFile]:
+    def _encoded(self, events: Sequence[Event], heads: dict[str, int] | None) -> list[tuple[str, pa.Table]]:
+        """(kind, its events chained and encoded, in the order given) per kind; ``heads`` as in :meth:`prepare_files`."""
+        heads = {} if heads is None else heads
         by_kind: dict[str, tuple[list[Event], list[bytes]]] = {}
         for (game_id, kind), group in groupby(events, key=_GAME_AND_KIND):  # runs of one game's events
             run = list(group)
@@ -399,10 +421,8 @@ class Archive:
             evs, chunks = by_kind.setdefault(kind, ([], []))
             evs.extend(run)
             chunks.append(words)
-        return [
-            self.prepare_table(encode(evs, self.registry.get(kind), words_to_array(b"".join(chunks))), kind, spill)
-            for kind, (evs, chunks) in by_kind.items()
-        ]
+        return [(kind, encode(evs, self.registry.get(kind), words_to_array(b"".join(chunks))))
+                for kind, (evs, chunks) in by_kind.items()]
 
     def stored_hash(self, game_id: str, seq: int) -> int:
         """The chain hash stored with one event (GENESIS if the archive has no such event)."""
@@ -629,6 +649,58 @@ def _check_shapes(appends: Sequence[StreamAppend], games: GameRegistry) -> None:
                 break
     if problems:
         raise StreamError(listed(problems) + "; nothing was written")
+
+
+def _shapes_fine(table: pa.Table, appends: Sequence[StreamAppend], game: AnyGame) -> bool:
+    """Whether :func:`_check_shapes` finds nothing, decided on the encoded columns of the appends' events
+    (one kind, rows in append order): a few Arrow passes over whole columns, Python once per game.
+
+    It may say False where :func:`_check_shapes` finds nothing (the caller then runs that, which
+    decides); it never says True where it would find a problem. Each row must hold its append's game
+    id and the seq following the one before (``expected_last_seq + 1`` first), the appends' kind, the
+    current version of a known type, a start event exactly at seq 0, and an end event only last.
+    """
+    ids: list[str] = []
+    ends: list[int] = []
+    seq_base: list[int] = []  # per append: its seq at row r is seq_base + r
+    for a in appends:
+        g, rows = a.game_id, len(a.events)
+        if not (isinstance(g, str) and rows and a.expected_last_seq >= NEW_STREAM and GAME_ID_PATTERN.match(g)):
+            return False
+        first_row = ends[-1] if ends else 0
+        ids.append(g)
+        seq_base.append(a.expected_last_seq + 1 - first_row)
+        ends.append(first_row + rows)
+    if len(set(ids)) != len(ids) or ends[-1] != table.num_rows:
+        return False
+    game_ids = pc.run_end_encode(_plain_strings(table.column("game_id")))  # a run per append, in order
+    if game_ids.values.to_pylist() != ids or game_ids.run_ends.to_pylist() != ends:
+        return False
+    types = _plain_strings(table.column("type"))
+    distinct = types.dictionary_encode()
+    names = distinct.dictionary.to_pylist()
+    if not all(t in game.models for t in names):
+        return False
+    seqs = table.column("seq").combine_chunks()
+    row = pc.subtract(pc.cumulative_sum(pa.repeat(1, table.num_rows)), 1)
+    per_row = [
+        pc.equal(seqs, pc.add(_per_append(seq_base, ends), row)),
+        pc.equal(_plain_strings(table.column("kind")), appends[0].events[0].kind),
+        pc.equal(table.column("version").combine_chunks(),
+                 pa.array([game.current_versions[t] for t in names], pa.int32()).take(distinct.indices)),
+        pc.equal(pc.equal(types, game.start_type.event_type), pc.equal(seqs, 0)),
+    ]
+    if not all(pc.all(pc.fill_null(check, False)).as_py() for check in per_row):
+        return False
+    last_rows = {end - 1 for end in ends}
+    ending = pc.is_in(types, pa.array(sorted(game.end_types), pa.string()))
+    return all(r in last_rows for r in pc.indices_nonzero(ending).to_pylist())
+
+
+def _per_append(values: list[int], ends: list[int]) -> pa.Array:
+    """One value per append, repeated over its rows (``ends``: each append's last row + 1)."""
+    runs = pa.RunEndEncodedArray.from_arrays(pa.array(ends, pa.int64()), pa.array(values, pa.int64()))
+    return pc.run_end_decode(runs)
 
 
 def _check_positions(
