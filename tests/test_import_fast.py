@@ -141,7 +141,7 @@ def test_append_many_errors_as_the_event_by_event_checks_give_them(mutation, whe
         if len(tables) == 1:  # it vouches for a sound batch, never for one the definition refuses
             assert _shapes_fine(tables[0][1], batch, registry.get(tables[0][0])) == (expected is None)
         assert _outcome(lambda: archive.append_many(batch)) == expected
-        if expected is None:
+        if expected is None and mutation != "payload":  # (an unknown payload key is not stored)
             stored = [e for g in names for e in GAMES[g][:40]] if continuing else []
             assert sorted(e for g in names for e in archive.read_game(g)) == sorted(stored + events)
 

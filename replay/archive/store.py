@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..chain import GENESIS, chain_words, words_to_array
+from ..chain import GENESIS, Run, canonical_lines, links_meanwhile, start_worker, words_to_array
 from ..contract import AnyGame
 from ..errors import (
     ArchiveError,
@@ -410,19 +410,29 @@ class Archive:
     def _encoded(self, events: Sequence[Event], heads: dict[str, int] | None) -> list[tuple[str, pa.Table]]:
         """(kind, its events chained and encoded, in the order given) per kind; ``heads`` as in :meth:`prepare_files`."""
         heads = {} if heads is None else heads
-        by_kind: dict[str, tuple[list[Event], list[bytes]]] = {}
+        start_worker(len(events))
+        runs: list[Run] = []
+        by_kind: dict[str, tuple[list[Event], list[int]]] = {}  # its events, and the runs they came in
+        last_run: dict[str, int] = {}
         for (game_id, kind), group in groupby(events, key=_GAME_AND_KIND):  # runs of one game's events
             run = list(group)
-            prev = heads.get(game_id)
-            if prev is None:
-                prev = GENESIS if run[0].seq == 0 else self.stored_hash(game_id, run[0].seq - 1)
-            words = chain_words(run, prev)
-            heads[game_id] = int.from_bytes(words[-8:], "big", signed=True)
-            evs, chunks = by_kind.setdefault(kind, ([], []))
+            follows = last_run.get(game_id)  # the game's events came earlier in this batch too
+            previous = heads.get(game_id, GENESIS) if follows is None else GENESIS
+            if follows is None and game_id not in heads and run[0].seq != 0:
+                previous = self.stored_hash(game_id, run[0].seq - 1)
+            last_run[game_id] = len(runs)
+            bodies, lines = canonical_lines(run)  # what cannot be hashed fails here, before encoding, as it did
+            runs.append(Run(bodies, previous, follows, lines))
+            evs, indices = by_kind.setdefault(kind, ([], []))
             evs.extend(run)
-            chunks.append(words)
-        return [(kind, encode(evs, self.registry.get(kind), words_to_array(b"".join(chunks))))
-                for kind, (evs, chunks) in by_kind.items()]
+            indices.append(len(runs) - 1)
+        with links_meanwhile(runs) as links:  # hashed by a worker process while this one encodes
+            tables = [(kind, encode(evs, self.registry.get(kind), pa.repeat(0, len(evs)))) for kind, (evs, _) in by_kind.items()]
+            words = links()
+        for game_id, i in last_run.items():
+            heads[game_id] = int.from_bytes(words[i][-8:], "big", signed=True)
+        return [(kind, _with_hashes(table, words_to_array(b"".join(words[i] for i in by_kind[kind][1]))))
+                for kind, table in tables]
 
     def stored_hash(self, game_id: str, seq: int) -> int:
         """The chain hash stored with one event (GENESIS if the archive has no such event)."""
@@ -649,6 +659,12 @@ def _check_shapes(appends: Sequence[StreamAppend], games: GameRegistry) -> None:
                 break
     if problems:
         raise StreamError(listed(problems) + "; nothing was written")
+
+
+def _with_hashes(table: pa.Table, hashes: pa.Array) -> pa.Table:
+    """The table with its hash column (encoded before the links were known) holding the links."""
+    where = table.schema.get_field_index("hash")
+    return table.set_column(where, table.schema.field(where), hashes)
 
 
 def _shapes_fine(table: pa.Table, appends: Sequence[StreamAppend], game: AnyGame) -> bool:
