@@ -252,7 +252,7 @@ def _the_worker() -> LinkWorker | None:
     if _worker is None and not _worker_broken:
         try:
             _worker = LinkWorker()
-        except OSError:
+        except (OSError, ValueError, TypeError):  # no interpreter to start (embedded), no processes allowed
             _worker_broken = True
     return _worker
 
