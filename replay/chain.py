@@ -279,6 +279,9 @@ def links_meanwhile(runs: Sequence[Run]) -> Iterator[Callable[[], list[bytes]]]:
         except OSError:
             _worker_broken = True
             close_worker()
+        except BaseException:  # interrupted mid-request: the worker would read the next one wrong
+            close_worker()
+            raise
     taken = False
 
     def words() -> list[bytes]:

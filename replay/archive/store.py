@@ -323,33 +323,31 @@ class Archive:
         ``packs``; it is stored with the game.
         """
         with gc_paused():  # checking and encoding make millions of short-lived objects, none in a cycle
-            tables = self._checked_tables(appends)
+            tables = self._vouched_tables(appends)
+            if tables is None:
+                _check_shapes(appends, self.registry)  # names the problems, as it always did
             pinned = self.pinned_packs([a.events[0] for a in appends if a.events[0].seq == 0], packs)
+            if tables is None:
+                tables = self._encoded([e for a in appends for e in a.events], {})
             prepared = [self.prepare_table(table, kind) for kind, table in tables]
         positions = {
             a.game_id: StreamPosition(a.events[0].kind, a.expected_last_seq, a.events[-1].seq) for a in appends
         }
         return self.commit_prepared(prepared, positions, pinned)
 
-    def _checked_tables(self, appends: Sequence[StreamAppend]) -> list[tuple[str, pa.Table]]:
-        """The appends' events chained and encoded (per kind, in append order), once their shapes pass
-        :func:`_check_shapes`.
-
-        A batch of one kind is encoded first and its shapes checked on the encoded columns
-        (:func:`_shapes_fine`, a few Arrow passes instead of a Python step per event). Whenever that
-        cannot vouch for the batch (another layout, a failure while encoding, any doubt), the checks run
-        event by event and then the encoding is redone: errors come exactly as before, in the same order
-        (shapes, then packs, then what chaining or encoding raises).
+    def _vouched_tables(self, appends: Sequence[StreamAppend]) -> list[tuple[str, pa.Table]] | None:
+        """The appends' events chained and encoded (in append order), if their shapes can be vouched
+        for on the encoded columns (:func:`_shapes_fine`: a few Arrow passes, not a Python step per
+        event); else None, and the caller goes the exact way: :func:`_check_shapes`, the packs, then
+        the encoding, so that errors come as before and in the same order.
         """
-        events = [e for a in appends for e in a.events]
         try:
-            tables = self._encoded(events, {})
+            tables = self._encoded([e for a in appends for e in a.events], {})
             if len(tables) == 1 and _shapes_fine(tables[0][1], appends, self.registry.get(tables[0][0])):
                 return tables
-        except Exception:  # whatever it was, the exact path below raises it in its turn
+        except Exception:  # whatever it was, the exact way raises it in its turn
             pass
-        _check_shapes(appends, self.registry)
-        return self._encoded(events, {})
+        return None
 
     def library(self, kind: str, extra: Iterable[RulesPack] = ()) -> PackLibrary:
         """Where the packs of this archive's games of ``kind`` are found: ``extra``, shipped, stored."""
