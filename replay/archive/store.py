@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..chain import GENESIS, chain_words, words_to_array
+from ..chain import GENESIS, Run, canonical_lines, links_meanwhile, start_worker, words_to_array
 from ..contract import AnyGame
 from ..errors import (
     ArchiveError,
@@ -51,6 +51,7 @@ from ..errors import (
     listed,
 )
 from ..events import GAME_ID_PATTERN, Event
+from ..gcpause import gc_paused
 from ..numbers import is_number
 from ..packs import PackLibrary, RulesPack
 from ..registry import GameRegistry
@@ -321,13 +322,32 @@ class Archive:
         The pack each new game pins must be shipped, already in the archive, or among
         ``packs``; it is stored with the game.
         """
-        _check_shapes(appends, self.registry)
-        pinned = self.pinned_packs([a.events[0] for a in appends if a.events[0].seq == 0], packs)
-        prepared = self.prepare_files([e for a in appends for e in a.events])
+        with gc_paused():  # checking and encoding make millions of short-lived objects, none in a cycle
+            tables = self._vouched_tables(appends)
+            if tables is None:
+                _check_shapes(appends, self.registry)  # names the problems, as it always did
+            pinned = self.pinned_packs([a.events[0] for a in appends if a.events[0].seq == 0], packs)
+            if tables is None:
+                tables = self._encoded([e for a in appends for e in a.events], {})
+            prepared = [self.prepare_table(table, kind) for kind, table in tables]
         positions = {
             a.game_id: StreamPosition(a.events[0].kind, a.expected_last_seq, a.events[-1].seq) for a in appends
         }
         return self.commit_prepared(prepared, positions, pinned)
+
+    def _vouched_tables(self, appends: Sequence[StreamAppend]) -> list[tuple[str, pa.Table]] | None:
+        """The appends' events chained and encoded (in append order), if their shapes can be vouched
+        for on the encoded columns (:func:`_shapes_fine`: a few Arrow passes, not a Python step per
+        event); else None, and the caller goes the exact way: :func:`_check_shapes`, the packs, then
+        the encoding, so that errors come as before and in the same order.
+        """
+        try:
+            tables = self._encoded([e for a in appends for e in a.events], {})
+            if len(tables) == 1 and _shapes_fine(tables[0][1], appends, self.registry.get(tables[0][0])):
+                return tables
+        except Exception:  # whatever it was, the exact way raises it in its turn
+            pass
+        return None
 
     def library(self, kind: str, extra: Iterable[RulesPack] = ()) -> PackLibrary:
         """Where the packs of this archive's games of ``kind`` are found: ``extra``, shipped, stored."""
@@ -382,22 +402,35 @@ class Archive:
         With ``spill`` the bytes go to tmp/ instead of staying in memory. ``heads``
         carries each game's last chain hash across calls (an import in batches).
         """
+        with gc_paused():  # a batch's bodies, links and columns: millions of objects, none in a cycle
+            return [self.prepare_table(table, kind, spill) for kind, table in self._encoded(events, heads)]
+
+    def _encoded(self, events: Sequence[Event], heads: dict[str, int] | None) -> list[tuple[str, pa.Table]]:
+        """(kind, its events chained and encoded, in the order given) per kind; ``heads`` as in :meth:`prepare_files`."""
         heads = {} if heads is None else heads
-        by_kind: dict[str, tuple[list[Event], list[bytes]]] = {}
+        start_worker(len(events))
+        runs: list[Run] = []
+        by_kind: dict[str, tuple[list[Event], list[int]]] = {}  # its events, and the runs they came in
+        last_run: dict[str, int] = {}
         for (game_id, kind), group in groupby(events, key=_GAME_AND_KIND):  # runs of one game's events
             run = list(group)
-            prev = heads.get(game_id)
-            if prev is None:
-                prev = GENESIS if run[0].seq == 0 else self.stored_hash(game_id, run[0].seq - 1)
-            words = chain_words(run, prev)
-            heads[game_id] = int.from_bytes(words[-8:], "big", signed=True)
-            evs, chunks = by_kind.setdefault(kind, ([], []))
+            follows = last_run.get(game_id)  # the game's events came earlier in this batch too
+            previous = heads.get(game_id, GENESIS) if follows is None else GENESIS
+            if follows is None and game_id not in heads and run[0].seq != 0:
+                previous = self.stored_hash(game_id, run[0].seq - 1)
+            last_run[game_id] = len(runs)
+            bodies, lines = canonical_lines(run)  # what cannot be hashed fails here, before encoding, as it did
+            runs.append(Run(bodies, previous, follows, lines))
+            evs, indices = by_kind.setdefault(kind, ([], []))
             evs.extend(run)
-            chunks.append(words)
-        return [
-            self.prepare_table(encode(evs, self.registry.get(kind), words_to_array(b"".join(chunks))), kind, spill)
-            for kind, (evs, chunks) in by_kind.items()
-        ]
+            indices.append(len(runs) - 1)
+        with links_meanwhile(runs) as links:  # hashed by a worker process while this one encodes
+            tables = [(kind, encode(evs, self.registry.get(kind), pa.repeat(0, len(evs)))) for kind, (evs, _) in by_kind.items()]
+            words = links()
+        for game_id, i in last_run.items():
+            heads[game_id] = int.from_bytes(words[i][-8:], "big", signed=True)
+        return [(kind, _with_hashes(table, words_to_array(b"".join(words[i] for i in by_kind[kind][1]))))
+                for kind, table in tables]
 
     def stored_hash(self, game_id: str, seq: int) -> int:
         """The chain hash stored with one event (GENESIS if the archive has no such event)."""
@@ -449,7 +482,8 @@ class Archive:
     def prepare_table(
         self, table: pa.Table, kind: str, spill: bool = False, row_group_rows: int = ROW_GROUP_ROWS
     ) -> PreparedFile:
-        table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+        if not in_key_order(table):
+            table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
         data = parquet_bytes(table, row_group_rows)
         prepared = PreparedFile(
             kind=kind,
@@ -623,6 +657,64 @@ def _check_shapes(appends: Sequence[StreamAppend], games: GameRegistry) -> None:
                 break
     if problems:
         raise StreamError(listed(problems) + "; nothing was written")
+
+
+def _with_hashes(table: pa.Table, hashes: pa.Array) -> pa.Table:
+    """The table with its hash column (encoded before the links were known) holding the links."""
+    where = table.schema.get_field_index("hash")
+    return table.set_column(where, table.schema.field(where), hashes)
+
+
+def _shapes_fine(table: pa.Table, appends: Sequence[StreamAppend], game: AnyGame) -> bool:
+    """Whether :func:`_check_shapes` finds nothing, decided on the encoded columns of the appends' events
+    (one kind, rows in append order): a few Arrow passes over whole columns, Python once per game.
+
+    It may say False where :func:`_check_shapes` finds nothing (the caller then runs that, which
+    decides); it never says True where it would find a problem. Each row must hold its append's game
+    id and the seq following the one before (``expected_last_seq + 1`` first), the appends' kind, the
+    current version of a known type, a start event exactly at seq 0, and an end event only last.
+    """
+    ids: list[str] = []
+    ends: list[int] = []
+    seq_base: list[int] = []  # per append: its seq at row r is seq_base + r
+    for a in appends:
+        g, rows = a.game_id, len(a.events)
+        if not (isinstance(g, str) and rows and a.expected_last_seq >= NEW_STREAM and GAME_ID_PATTERN.match(g)):
+            return False
+        first_row = ends[-1] if ends else 0
+        ids.append(g)
+        seq_base.append(a.expected_last_seq + 1 - first_row)
+        ends.append(first_row + rows)
+    if len(set(ids)) != len(ids) or ends[-1] != table.num_rows:
+        return False
+    game_ids = pc.run_end_encode(_plain_strings(table.column("game_id")))  # a run per append, in order
+    if game_ids.values.to_pylist() != ids or game_ids.run_ends.to_pylist() != ends:
+        return False
+    types = _plain_strings(table.column("type"))
+    distinct = types.dictionary_encode()
+    names = distinct.dictionary.to_pylist()
+    if not all(t in game.models for t in names):
+        return False
+    seqs = table.column("seq").combine_chunks()
+    row = pc.subtract(pc.cumulative_sum(pa.repeat(1, table.num_rows)), 1)
+    per_row = [
+        pc.equal(seqs, pc.add(_per_append(seq_base, ends), row)),
+        pc.equal(_plain_strings(table.column("kind")), appends[0].events[0].kind),
+        pc.equal(table.column("version").combine_chunks(),
+                 pa.array([game.current_versions[t] for t in names], pa.int32()).take(distinct.indices)),
+        pc.equal(pc.equal(types, game.start_type.event_type), pc.equal(seqs, 0)),
+    ]
+    if not all(pc.all(pc.fill_null(check, False)).as_py() for check in per_row):
+        return False
+    last_rows = {end - 1 for end in ends}
+    ending = pc.is_in(types, pa.array(sorted(game.end_types), pa.string()))
+    return all(r in last_rows for r in pc.indices_nonzero(ending).to_pylist())
+
+
+def _per_append(values: list[int], ends: list[int]) -> pa.Array:
+    """One value per append, repeated over its rows (``ends``: each append's last row + 1)."""
+    runs = pa.RunEndEncodedArray.from_arrays(pa.array(ends, pa.int64()), pa.array(values, pa.int64()))
+    return pc.run_end_decode(runs)
 
 
 def _check_positions(
@@ -807,27 +899,47 @@ def _read_game_rows(
     return table.filter(mask)  # not one run (a file written unsorted): filter
 
 
+def in_key_order(table: pa.Table) -> bool:
+    """Whether the rows already run in (game_id, seq) order, as a bulk import of whole games in id order does.
+
+    Then the (stable) sort would return the same rows in the same order, and is skipped: comparing
+    neighbours costs a tenth of sorting. Strings compare as UTF-8 bytes in both; nulls count as disorder.
+    """
+    if table.num_rows < 2:
+        return True
+    ids = _plain_strings(table.column("game_id"))
+    seqs = table.column("seq").combine_chunks()
+    before, after = ids.slice(0, len(ids) - 1), ids.slice(1)
+    same_game_in_seq_order = pc.and_(pc.equal(before, after), pc.less_equal(seqs.slice(0, len(seqs) - 1), seqs.slice(1)))
+    ordered = pc.or_(pc.less(before, after), same_game_in_seq_order)
+    return bool(pc.all(pc.fill_null(ordered, False)).as_py())
+
+
 def game_spans(table: pa.Table, game: AnyGame) -> dict[str, mf.GameSpan]:
-    """Per game in a table sorted by (game_id, seq): its seq range, players and whether it ended."""
-    game_ids = table.column("game_id").to_pylist()
-    seqs = table.column("seq").to_pylist()
-    types = table.column("type").to_pylist()
+    """Per game in a table sorted by (game_id, seq): its seq range, players and whether it ended.
+
+    Computed by Arrow over whole columns (each game's rows are one run of its id); Python sees one
+    value per game, not one per event: this runs on every file written and verified.
+    """
+    if table.num_rows == 0:
+        return {}
+    game_ids = _plain_strings(table.column("game_id"))
+    runs = pc.run_end_encode(game_ids)
+    ends = runs.run_ends.to_pylist()
+    seqs = table.column("seq")
+    firsts = seqs.take([0, *ends[:-1]]).to_pylist()
+    lasts = seqs.take([end - 1 for end in ends]).to_pylist()
+    types = _plain_strings(table.column("type"))
     start = game.start_type.event_type
-    starts = table.column(start)
-    spans: dict[str, mf.GameSpan] = {}
-    i, n = 0, len(game_ids)
-    while i < n:
-        g = game_ids[i]
-        j = i
-        players = None
-        ended = False
-        while j < n and game_ids[j] == g:
-            if types[j] == start:
-                seats = starts[j].as_py()["seats"]
-                players = tuple(s["name"] for s in sorted(seats, key=lambda s: s["seat"]))
-            if types[j] in game.end_types:
-                ended = True
-            j += 1
-        spans[g] = mf.GameSpan(seqs[i], seqs[j - 1], players, ended)
-        i = j
-    return spans
+    is_start = pc.equal(types, start)
+    players = {g: tuple(s["name"] for s in sorted(payload["seats"], key=lambda s: s["seat"]))
+               for g, payload in zip(game_ids.filter(is_start).to_pylist(), table.column(start).filter(is_start).to_pylist())}
+    ended = set(game_ids.filter(pc.is_in(types, pa.array(sorted(game.end_types), pa.string()))).to_pylist())
+    return {g: mf.GameSpan(first, last, players.get(g), g in ended)
+            for g, first, last in zip(runs.values.to_pylist(), firsts, lasts)}
+
+
+def _plain_strings(column: pa.ChunkedArray) -> pa.Array:
+    """A string column as one plain (not dictionary-encoded) array, as run and comparison kernels take it."""
+    array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    return pc.cast(array, pa.string()) if pa.types.is_dictionary(array.type) else array

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from .. import chain
 from ..archive import NEW_STREAM, Archive, StreamAppend
 from ..errors import ReplayError
 from ..jsonl import ImportResult, import_lines
@@ -28,7 +29,16 @@ class NotationImport:
 def import_jsonl(archive: Archive, source: str, handle: IO[str] | Iterable[str], packs: Iterable[RulesPack] = (),
                  progress: Callable[[int], None] | None = None) -> ImportResult:
     """Every game of a JSON Lines stream, in one commit, or nothing (InvalidInput lists every problem)."""
-    return import_lines(archive, _utf8_lines(handle, source), source=source, progress=progress, packs=packs)
+    return import_lines(archive, _warming_up(_utf8_lines(handle, source)), source=source, progress=progress, packs=packs)
+
+
+def _warming_up(lines: Iterable[str]) -> Iterator[str]:
+    """The lines; once there are enough for the link worker to be used (replay.chain.WORKER_EVENTS), it is
+    started: it gets ready while the rest is parsed, instead of the first batch waiting for it."""
+    for number, line in enumerate(lines, start=1):
+        if number == chain.WORKER_EVENTS // 5:
+            chain.start_worker(chain.WORKER_EVENTS)
+        yield line
 
 
 def _utf8_lines(handle: IO[str] | Iterable[str], source: str) -> Iterable[str]:
