@@ -22,8 +22,9 @@ from typing import Any
 from .engine import SpacePlan, apply_effect, board_tables, gained, guild_problem
 from .state import GameState, PlayerState
 
-Found = tuple[SpacePlan, str | None, int]
-"""(the space's plan, the die's colour (None for the Wonder), the die's cost)."""
+Found = tuple[SpacePlan, str | None, int, int]
+"""(the space's plan, the die's colour (None for the Wonder), the die's cost, the player's resources
+if the space costs any (else 0): counted once, for the check and the payment)."""
 
 
 def direct_action(state: GameState, seat: int, step: dict[str, Any], trusted: bool = False) -> tuple[int, int] | None:
@@ -44,8 +45,8 @@ def direct_action(state: GameState, seat: int, step: dict[str, Any], trusted: bo
         return None
     if found is None:
         return None
-    plan, colour, extra = found
-    return _cross(state, p, step["building"], step["space"], plan, colour, extra)
+    plan, colour, extra, resources = found
+    return _cross(state, p, step["building"], step["space"], plan, colour, extra, resources)
 
 
 def _found(state: GameState, p: PlayerState, kind: str, step: dict[str, Any], trusted: bool) -> Found | None:
@@ -73,17 +74,18 @@ def _found(state: GameState, p: PlayerState, kind: str, step: dict[str, Any], tr
             return None
         extra = 0 if colour in p.free_colours else max(
             0, state.rules.start.forum_sections[section] - p.discount_all - p.discount.get(colour, 0))
-    if not trusted and not _space_ok(state, p, plan, crossed, space, colour, die, extra):
+    resources = max(0, p.resources) if plan.cost else 0
+    if not trusted and not _space_ok(state, p, plan, crossed, space, colour, die, extra + max(0, plan.cost - resources)):
         return None
-    return plan, colour, extra
+    return plan, colour, extra, resources
 
 
 def _space_ok(state: GameState, p: PlayerState, plan: SpacePlan, crossed: set[str] | None, space: str,
-              colour: str | None, die: str | None, extra: int) -> bool:
+              colour: str | None, die: str | None, owed: int) -> bool:
     """Whether the space may be built now, as the resolver's ``_space_problem`` decides: unlocked,
-    open, next on its arrow, the Guild Court's condition, and the payment (the die's ``extra``
-    coins and the missing resources against the coins held, with income gained when the die is
-    chosen, if that is the option)."""
+    open, next on its arrow, the Guild Court's condition, and the payment (``owed``: the die's
+    coins and the missing resources) against the coins held, with income gained when the die is
+    chosen, if that is the option."""
     if plan.locked is not None and plan.locked not in p.unlocked:
         return False
     before = plan.before
@@ -94,15 +96,13 @@ def _space_ok(state: GameState, p: PlayerState, plan: SpacePlan, crossed: set[st
         return False
     if plan.guild and guild_problem(state, p.seat, die) is not None:
         return False
-    cost = plan.cost
-    owed = extra + (max(0, cost - max(0, p.resources)) if cost else 0)
     options = state.options
     credit = p.income.get(colour, 0) if colour is not None and options.income == "when_chosen" else 0
     return owed <= (gained(options, p, credit) if credit else p.coins)
 
 
 def _cross(state: GameState, p: PlayerState, building: str, space: str, plan: SpacePlan, colour: str | None,
-           extra: int) -> tuple[int, int]:
+           extra: int, resources: int) -> tuple[int, int]:
     """Build the space, as the resolver's ``_do_action`` and ``_cross`` do: income when the die is
     chosen, paying (the die and the missing resources), income after paying, crossing, the
     effects, the Agora's completion, income after the action. (paid, VP)."""
@@ -112,13 +112,9 @@ def _cross(state: GameState, p: PlayerState, building: str, space: str, plan: Sp
     if income and when == "when_chosen":
         p.coins = gained(options, p, income)
     cost = plan.cost
-    if cost:
-        resources = max(0, p.resources)
-        paid = extra + max(0, cost - resources)
-        if options.resources == "spent":
-            p.resources_spent += min(cost, resources)
-    else:
-        paid = extra
+    paid = extra + max(0, cost - resources)
+    if cost and options.resources == "spent":
+        p.resources_spent += min(cost, resources)
     p.coins -= paid
     if income and when == "after_paying":
         p.coins = gained(options, p, income)

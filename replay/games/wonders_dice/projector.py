@@ -193,7 +193,10 @@ def _direct_action(state: GameState, p: dict[str, Any], fail: Fail) -> list[Prob
         return None
     _done(state, seat)
     claims = p.get("claims")
-    return _check_claims(state, seat, claims, *outcome, fail) if claims else []
+    if not claims:
+        return []
+    paid, vp = outcome
+    return _check_claims(state, seat, claims, paid, vp, fail)
 
 
 def _check_claims(state: GameState, seat: int, claims: dict[str, Any], paid: int, vp: int, fail: Fail) -> list[Problem]:
