@@ -9,23 +9,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from test_wd_direct import NAMES, _games  # the same simulated games, under the same option sets
+
 from replay.driver import Replay
 from replay.errors import RuleViolation
 from replay.games.wonders_dice import GAME, simulate_game
 from replay.games.wonders_dice.engine import StepKey, Void, _LogChooser, fail_at, resolve
 from replay.games.wonders_dice.kernel import direct_action
-from replay.games.wonders_dice.rules_data import shipped_rulesets
 from replay.games.wonders_dice.state import GameState
 
-NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
-OPTIONS = [
-    ("7wd-default", {}),
-    ("7wd-default-0.1.0", {}),
-    ("7wd-default", {"resolution": "seat_order", "void_actions": True, "resources": "spent"}),
-    ("7wd-default", {"coin_cap": 12, "barracks": "one_building", "income": "when_chosen", "cross_mandatory": True,
-                     "extra_action_pass": True, "completion": "after_effects"}),
-    ("7wd-default", {"income": "after_action", "agora_first_same_turn": "none", "free_action_wonder": False}),
-]
 SPACES = ["r0c0", "r1c1", "stone", "shield1", "w1", "w2", "nowhere", None, 3]
 DICE = ["grey1", "grey2", "red", "blue", "yellow", "green", "black", "purple", "white", None]
 
@@ -79,14 +71,8 @@ def _damaged(step: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def test_kernel_and_resolver_agree_action_by_action():
     rng = random.Random(11)
-    packs = shipped_rulesets()
     accepted = legal = declined_damage = 0
-    for i in range(60):
-        pack, update = OPTIONS[i % len(OPTIONS)]
-        rules = packs[pack]
-        bots = rng.choice([("random",), ("greedy",), ("greedy", "random")])
-        events = simulate_game(f"k{i}", NAMES[:rng.randint(2, 7)], 7_000 + i, bots, rules,
-                               rules.options.model_copy(update=update))
+    for events in _games(60, 3):
         r = Replay(GAME, level="raise")
         for e in events:
             state = r.state

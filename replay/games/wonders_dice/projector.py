@@ -126,11 +126,13 @@ def _expect_phase(state: GameState, phase: str, what: str, fail: Fail) -> None:
 
 
 def _roll(state: GameState, p: dict[str, Any], fail: Fail) -> None:
-    _expect_phase(state, "roll", f"a roll for turn {p['turn']}", fail)
+    if state.phase != "roll":  # (the message is made only when needed)
+        _expect_phase(state, "roll", f"a roll for turn {p['turn']}", fail)
     if p["turn"] != state.turn + 1:
         raise fail("turn.order", f"turn {state.turn + 1}", f"turn {p['turn']}")
     dice = p["dice"]
-    if sorted(d["id"] for d in dice) != sorted(state.forum):
+    ids = [d["id"] for d in dice]
+    if ids != list(state.forum) and sorted(ids) != sorted(state.forum):  # usually rolled in the Forum's order
         raise fail("turn.roll", "the Forum's dice " + ", ".join(state.forum), ", ".join(d["id"] for d in dice))
     sections = len(state.rules.start.forum_sections)
     roll = {}
@@ -332,7 +334,8 @@ def _swap(state: GameState, p: dict[str, Any], fail: Fail) -> None:
 
 
 def _turn_end(state: GameState, p: dict[str, Any], fail: Fail) -> None:
-    _expect_phase(state, "swaps", f"the end of turn {p['turn']}", fail)
+    if state.phase != "swaps":
+        _expect_phase(state, "swaps", f"the end of turn {p['turn']}", fail)
     if p["turn"] != state.turn:
         raise fail("turn.order", f"the end of turn {state.turn}", f"turn {p['turn']}")
     if state.pending_swaps:
