@@ -5,7 +5,9 @@ each question the rules pose (which die and space, which bonus slot, the extra
 action, which space an effect crosses). Replay answers from the event's steps and
 checks each answer; bots answer from the listed options; ``legal_actions``
 explores every answer. One code path, so what is listed as legal is exactly what
-replay accepts.
+replay accepts. (Replay applies the usual one-step action through the fused kernel,
+``kernel.py``, which accepts only what this resolver accepts, with the same result, and
+declines the rest to it: ``tests/test_wd_kernel.py``.)
 
 Violations are :class:`replay.errors.RuleViolation` carrying the event's seq,
 turn, player, a rule id from :data:`RULES`, and expected against found.
