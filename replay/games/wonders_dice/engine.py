@@ -5,7 +5,9 @@ each question the rules pose (which die and space, which bonus slot, the extra
 action, which space an effect crosses). Replay answers from the event's steps and
 checks each answer; bots answer from the listed options; ``legal_actions``
 explores every answer. One code path, so what is listed as legal is exactly what
-replay accepts.
+replay accepts. (Replay applies the usual one-step action through the fused kernel,
+``kernel.py``, which accepts only what this resolver accepts, with the same result, and
+declines the rest to it: ``tests/test_wd_kernel.py``.)
 
 Violations are :class:`replay.errors.RuleViolation` carrying the event's seq,
 turn, player, a rule id from :data:`RULES`, and expected against found.
@@ -145,21 +147,56 @@ LaneKeys = tuple[str, bool, tuple[str, ...], tuple[StepKey, ...]]
 """(building, ordered, spaces, the step crossing each space): one lane a step may cross."""
 
 
+class SpacePlan(NamedTuple):
+    """One space of a board, reached along one lane, as the fused action kernel reads it
+    (``kernel.py``): what checking and crossing it needs, compiled once per board."""
+
+    before: tuple[str, ...]
+    """The spaces of the lane that must be crossed first (the arrow's order; none on an unordered lane)."""
+    cost: int
+    effects: tuple[Effect, ...]
+    category: str
+    locked: str | None
+    """The special die's colour a player must have unlocked to build here (None: anyone may)."""
+    guild: bool
+    asks: bool
+    """Whether an effect asks a question (crosses a space, takes another action)."""
+    bonus_size: int
+    """The building's number of spaces if completing it earns a bonus slot, else 0."""
+    agora_size: int
+    """The Agora's number of spaces if this is the Agora (its first completion is scored), else 0."""
+
+
+def _space_plans(rules: Ruleset, board: dict[str, Building]) -> dict[tuple[str, str, str], SpacePlan]:
+    """Every (building, lane symbol, space) of a board, with its :class:`SpacePlan`."""
+    special = rules.start.special
+    plans: dict[tuple[str, str, str], SpacePlan] = {}
+    for key, b in board.items():
+        for lane in b.lanes:
+            for i, x in enumerate(lane.spaces):
+                effects = b.space[x].effects
+                plans[key, lane.symbol, x] = SpacePlan(
+                    lane.spaces[:i] if lane.ordered else (), b.space[x].cost, effects, b.category,
+                    b.colour if b.colour in special else None, b.guild,
+                    any(e.type in ("cross", "extra_action") for e in effects),
+                    len(b.spaces) if b.bonus_on_complete else 0, len(b.spaces) if b.id == "agora" else 0,
+                )
+    return plans
+
+
 class BoardTables:
     """A board compiled once against its ruleset's dice: for each die colour and face, the
     (building, lane) pairs the face reaches, in board order (what the resolver lists), and the
-    same as a set of (building id, lane symbol) (what it checks). Plain reads instead of
-    walking every building of the board for every die and every question."""
+    same as a set of (building id, lane symbol) (what it checks); and each space's plan (what
+    the fused action kernel reads). Plain reads instead of walking every building of the board
+    for every die and every question."""
 
-    __slots__ = ("board", "reach", "reaches", "asks", "keys", "wonder_keys")
+    __slots__ = ("board", "reach", "reaches", "plans", "keys", "wonder_keys")
 
     def __init__(self, rules: Ruleset, board: dict[str, Building]) -> None:
         self.board = board  # held, so the id keying the cache stays its own
-        self.asks: dict[str, frozenset[str]] = {
-            key: frozenset(s.id for s in b.spaces if any(e.type in ("cross", "extra_action") for e in s.effects))
-            for key, b in board.items()
-        }
-        """By building: the spaces whose effects ask a question (cross a space, take another action)."""
+        self.plans = _space_plans(rules, board)
+        """By (building, lane symbol, space): what the fused action kernel checks and applies."""
         self.reach: dict[str, dict[str, tuple[tuple[str, Lane], ...]]] = {}
         self.reaches: dict[str, dict[str, frozenset[tuple[str, str]]]] = {}
         for colour, faces in rules.faces.items():
@@ -561,51 +598,17 @@ class _Action:
 
     def _gained(self, coins: int) -> int:
         """The coins held after gaining ``coins`` (the cap, if any, applied)."""
-        cap = self.options.coin_cap
-        return min(cap, self.p.coins + coins) if cap is not None else self.p.coins + coins
+        return gained(self.options, self.p, coins)
 
     def _gain(self, coins: int) -> None:
-        self.p.coins = self._gained(coins)
-
-    def _score(self, category: str, vp: int) -> None:
-        self.p.vp[category] = self.p.vp.get(category, 0) + vp
-        self.vp += vp
+        self.p.coins = gained(self.options, self.p, coins)
 
     def _effect(self, e: Effect, category: str, building: str | None, source: FollowUp) -> None:
         """Apply an effect; one that asks a question (crossing, the extra action) is a follow-up."""
-        p, t = self.p, e.type
-        if t in ("resource", "shield"):
-            return  # read from the crossed spaces
-        if t == "vp":
-            self._score(category, e.vp)
-        elif t == "attack":
-            self._score(category, max(0, e.vp - min(2, self._defence(building))))
-        elif t == "coins":
-            self._gain(e.amount)
-        elif t == "per_space":
-            assert e.building is not None  # Effect._parameters requires it
-            self._gain(e.coins * p.count(e.building))
-            p.end_effects.append((category, e.building, e.vp))
-        elif t == "vp_per_leader_end":
-            p.end_effects.append((category, "leaders", e.vp))
-        elif t == "die_discount":
-            if e.colours:
-                for c in e.colours:
-                    p.discount[c] = p.discount.get(c, 0) + e.amount
-            else:
-                p.discount_all += e.amount
-        elif t == "die_free":
-            p.free_colours.update(e.colours)
-        elif t == "income":
-            for c in e.colours:
-                p.income[c] = p.income.get(c, 0) + e.amount
-        elif t == "unlock":
-            assert e.die is not None  # Effect._parameters requires a special die
-            p.unlocked.add(e.die)
-            if e.die not in self.state.forum.values() and e.die not in self.state.pending_swaps:
-                self.state.pending_swaps.append(e.die)
-        elif t in ("cross", "extra_action"):
+        if e.type in ("cross", "extra_action"):
             self._follow_up(source)
+        else:
+            self.vp += apply_effect(self.state, self.p, e, category, building)
 
     def _ask_effect(self, e: Effect, building: str | None) -> None:
         """The question of an effect that asks one: which space(s) to cross, or the extra action."""
@@ -620,9 +623,6 @@ class _Action:
         ))
         if step.kind != "skip":
             self._do_action(step, free=e.free_die)
-
-    def _defence(self, building: str | None) -> int:
-        return defence(self.state, self.p.seat, building)
 
     def _effect_cross(self, e: Effect) -> None:
         def candidates(buildings: tuple[str, ...]) -> Iterable[StepKey]:
@@ -651,6 +651,51 @@ class _Action:
             assert step.building is not None and step.space is not None  # checked by problem_in
             self._cross(step.building, step.space, extra_coins=0)
             buildings = (step.building,)  # "up to two spaces of the building shown": the same building
+
+
+def gained(options: Options, p: PlayerState, coins: int) -> int:
+    """The coins ``p`` holds after gaining ``coins`` (the cap, if any, applied)."""
+    cap = options.coin_cap
+    return min(cap, p.coins + coins) if cap is not None else p.coins + coins
+
+
+def apply_effect(state: GameState, p: PlayerState, e: Effect, category: str, building: str | None) -> int:
+    """Apply an effect that asks no question (every type but ``cross`` and ``extra_action``, which
+    the caller handles) to player ``p``; the VP it scores. Shared by the resolver and the fused
+    action kernel (``kernel.py``), so that both apply an effect the same way."""
+    t = e.type
+    if t == "vp":
+        vp = e.vp
+    elif t == "attack":
+        vp = max(0, e.vp - min(2, defence(state, p.seat, building)))
+    else:
+        if t == "coins":
+            p.coins = gained(state.options, p, e.amount)
+        elif t == "per_space":
+            assert e.building is not None  # Effect._parameters requires it
+            p.coins = gained(state.options, p, e.coins * p.count(e.building))
+            p.end_effects.append((category, e.building, e.vp))
+        elif t == "vp_per_leader_end":
+            p.end_effects.append((category, "leaders", e.vp))
+        elif t == "die_discount":
+            if e.colours:
+                for c in e.colours:
+                    p.discount[c] = p.discount.get(c, 0) + e.amount
+            else:
+                p.discount_all += e.amount
+        elif t == "die_free":
+            p.free_colours.update(e.colours)
+        elif t == "income":
+            for c in e.colours:
+                p.income[c] = p.income.get(c, 0) + e.amount
+        elif t == "unlock":
+            assert e.die is not None  # Effect._parameters requires a special die
+            p.unlocked.add(e.die)
+            if e.die not in state.forum.values() and e.die not in state.pending_swaps:
+                state.pending_swaps.append(e.die)
+        return 0  # resource and shield: read from the crossed spaces
+    p.vp[category] = p.vp.get(category, 0) + vp
+    return vp
 
 
 def defence(state: GameState, seat: int, barracks: str | None) -> int:
@@ -689,38 +734,16 @@ def resolve(state: GameState, seat: int, chooser: Chooser, queue: list[FollowUp]
 
 class _NoQuestions(Chooser):
     def choose(self, prompt: Prompt) -> StepKey:
-        raise AssertionError(f"a direct resolution asked a {prompt.kind} question")  # resolve_direct ruled it out
+        raise AssertionError(f"a {prompt.kind} question asked where none may be")  # only checks are run with it
 
 
 _NO_QUESTIONS = _NoQuestions()
 
 
-def resolve_direct(state: GameState, seat: int, step: StepKey, trusted: bool = False) -> Outcome | None:
-    """Resolve a one-step main action that asks no further question, in place: the resolver's own
-    check of the step (:meth:`_Action._action_problem`, what the main prompt asks) and its own
-    application (:meth:`_Action._do_action`), without the prompt and the chooser between them.
-
-    None, with nothing changed, if the step is refused or if the action would ask a question (a
-    space whose effects cross a space or take another action, a completion that asks for a bonus
-    slot): :func:`resolve` then does it the general way, reporting whatever is wrong as it always
-    did. Only for sequential or simultaneous resolution (not two-phase). ``trusted``: the step is
-    known to be legal (``apply_trusted``), so it is not checked again.
-    """
-    p = state.players[seat]
-    action = _Action(state, p, _NO_QUESTIONS)
-    if not trusted and action._action_problem(step, free=False, main=True) is not None:
-        return None
-    if step.kind != "pass":
-        building = step.building
-        assert building is not None and step.space is not None  # the check refused a step without them
-        if step.space in action.tables.asks[building]:
-            return None
-        b = p.board[building]
-        if b.bonus_on_complete and not all(p.bonuses) and len(p.crossed.get(building, ())) + 1 >= len(b.spaces):
-            return None  # it may complete the building: a bonus slot to choose
-    action.steps.append(step)
-    action._do_action(step, free=False)
-    return Outcome(action.paid, action.vp, action.steps)
+def guild_problem(state: GameState, seat: int, die: str | None) -> tuple[str, str, str] | None:
+    """The Guild Court condition for ``seat`` building with ``die`` (None: the Forum's purple die),
+    as the resolver checks it (for the fused action kernel, which asks nothing)."""
+    return _Action(state, state.players[seat], _NO_QUESTIONS)._guild_problem(die)
 
 
 def resolve_follow_ups(state: GameState, seat: int, chooser: Chooser, queue: list[FollowUp]) -> Outcome:

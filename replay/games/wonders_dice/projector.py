@@ -24,9 +24,9 @@ from .engine import (
     fail_for,
     new_state,
     resolve,
-    resolve_direct,
     resolve_follow_ups,
 )
+from .kernel import direct_action
 from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState
@@ -91,10 +91,9 @@ def apply_trusted(state: GameState, event: Event) -> None:
         if options.resolution == "two_phase" or (options.void_actions and options.resolution != "simultaneous"):
             apply(state, event)
             return
-        seat = p["player"]
-        steps = [StepKey.of(s) for s in p["steps"]]
-        if len(steps) != 1 or resolve_direct(state, seat, steps[0], trusted=True) is None:
-            resolve(state, seat, TrustedChooser(steps))
+        seat, steps = p["player"], p["steps"]
+        if len(steps) != 1 or direct_action(state, seat, steps[0], trusted=True) is None:
+            resolve(state, seat, TrustedChooser([StepKey.of(s) for s in steps]))
         _done(state, seat)
     elif t == "special_die_swapped":
         die, replaced = p["die"], p["replaces"]
@@ -127,11 +126,13 @@ def _expect_phase(state: GameState, phase: str, what: str, fail: Fail) -> None:
 
 
 def _roll(state: GameState, p: dict[str, Any], fail: Fail) -> None:
-    _expect_phase(state, "roll", f"a roll for turn {p['turn']}", fail)
+    if state.phase != "roll":  # (the message is made only when needed)
+        _expect_phase(state, "roll", f"a roll for turn {p['turn']}", fail)
     if p["turn"] != state.turn + 1:
         raise fail("turn.order", f"turn {state.turn + 1}", f"turn {p['turn']}")
     dice = p["dice"]
-    if sorted(d["id"] for d in dice) != sorted(state.forum):
+    ids = [d["id"] for d in dice]
+    if ids != list(state.forum) and sorted(ids) != sorted(state.forum):  # usually rolled in the Forum's order
         raise fail("turn.roll", "the Forum's dice " + ", ".join(state.forum), ", ".join(d["id"] for d in dice))
     sections = len(state.rules.start.forum_sections)
     roll = {}
@@ -174,38 +175,43 @@ def _action(state: GameState, p: dict[str, Any], event: Event, fail: Fail, in_se
         problems.append(fail("effect.choice", "no further step: the action was complete",
                              str(chooser.steps[chooser.i])).problem)
     elif claims:
-        problems += _check_claims(state, seat, claims, outcome, fail)
+        problems += _check_claims(state, seat, claims, outcome.paid, outcome.vp, fail)
     return problems + finish_actions(state)[0]
 
 
 def _direct_action(state: GameState, p: dict[str, Any], fail: Fail) -> list[Problem] | None:
     """The usual action, the short way: a seat acting in its turn with one step that asks nothing
-    further (:func:`engine.resolve_direct`). What it accepts, :func:`_action` accepts with the same
-    result; anything else (a refused step, a question to answer, two-phase resolution, an audit's
-    odd table) is None with nothing changed, and goes the general way."""
+    further (the fused kernel, :func:`kernel.direct_action`). What it accepts, :func:`_action`
+    accepts with the same result; anything else (a refused step, a question to answer, two-phase
+    resolution, an audit's odd table) is None with nothing changed, and goes the general way."""
     if state.phase != "actions" or state.pending or state.options.resolution == "two_phase":
         return None
     seat, steps = p.get("player"), p.get("steps")
     if (type(seat) is not int or seat != state.next_seat or not 0 <= seat < len(state.players) or p.get("turn") != state.turn
             or type(steps) is not list or len(steps) != 1 or type(steps[0]) is not dict or "kind" not in steps[0]):
         return None
-    outcome = resolve_direct(state, seat, StepKey.of(steps[0]))
+    outcome = direct_action(state, seat, steps[0])
     if outcome is None:
         return None
     _done(state, seat)
     claims = p.get("claims")
-    return _check_claims(state, seat, claims, outcome, fail) if claims else []
+    if not claims:
+        return []
+    paid, vp = outcome
+    return _check_claims(state, seat, claims, paid, vp, fail)
 
 
-def _check_claims(state: GameState, seat: int, claims: dict[str, Any], outcome: Outcome, fail: Fail) -> list[Problem]:
-    """What the player wrote down against what the rules give. After one mistake a sheet's
-    coins stay off by the same amount: each new offset is reported once per player."""
+def _check_claims(state: GameState, seat: int, claims: dict[str, Any], paid: int, vp: int, fail: Fail) -> list[Problem]:
+    """What the player wrote down (coins ``paid`` and ``vp`` scored by the action, the coins held
+    after it) against what the rules give. After one mistake a sheet's coins stay off by the same
+    amount: each new offset is reported once per player."""
     player = state.players[seat]
-    paid, vp, coins = claims.get("paid"), claims.get("vp"), claims.get("coins")
-    if (paid is None or paid == outcome.paid) and (vp is None or vp == outcome.vp) and (coins is None or coins == player.coins):
+    claimed_paid, claimed_vp, coins = claims.get("paid"), claims.get("vp"), claims.get("coins")
+    if ((claimed_paid is None or claimed_paid == paid) and (claimed_vp is None or claimed_vp == vp)
+            and (coins is None or coins == player.coins)):
         return []  # every claim right (the usual case)
     problems = []
-    for key, actual in (("paid", outcome.paid), ("vp", outcome.vp), ("coins", player.coins)):
+    for key, actual in (("paid", paid), ("vp", vp), ("coins", player.coins)):
         claimed = claims.get(key)
         if claimed is None or claimed == actual:
             continue
@@ -273,8 +279,7 @@ def finish_actions(state: GameState, choosers: dict[int, Chooser] | None = None,
             problems.append(fail("effect.choice", "no further step: the action was complete",
                                  str(logged.steps[logged.i])).problem)
         elif info["claims"]:
-            total = Outcome(info["paid"] + second.paid, info["vp"] + second.vp, [])
-            problems += _check_claims(state, seat, info["claims"], total, fail)
+            problems += _check_claims(state, seat, info["claims"], info["paid"] + second.paid, info["vp"] + second.vp, fail)
     return problems, outcomes
 
 
@@ -329,7 +334,8 @@ def _swap(state: GameState, p: dict[str, Any], fail: Fail) -> None:
 
 
 def _turn_end(state: GameState, p: dict[str, Any], fail: Fail) -> None:
-    _expect_phase(state, "swaps", f"the end of turn {p['turn']}", fail)
+    if state.phase != "swaps":
+        _expect_phase(state, "swaps", f"the end of turn {p['turn']}", fail)
     if p["turn"] != state.turn:
         raise fail("turn.order", f"the end of turn {state.turn}", f"turn {p['turn']}")
     if state.pending_swaps:
