@@ -12,13 +12,15 @@ with: none of it from the observer's own code.
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 import pyarrow as pa
 import pytest
+import query_check
 from click.testing import CliRunner
+from query_check import agree, grouped, mean, rate
 
 from replay.analytics.project import derive_game
 from replay.analytics.sql import all_queries, connect, run_sql
@@ -56,14 +58,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
 
 
 def ask(archive: Archive, name: str, **params: Any) -> list[dict[str, Any]]:
-    """A named query's answer through the command, in the sandbox (the default)."""
-    args = ["query", "-a", str(archive.root), "--name", f"flip7.{name}", "--format", "json"]
-    for k, v in params.items():
-        args += ["--param", f"{k}={v}"]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    rows: list[dict[str, Any]] = json.loads(result.stdout)
-    return rows
+    return query_check.ask(archive, f"flip7.{name}", **params)
 
 
 # ----------------------------------------------------------------------------- the replays, counted by hand
@@ -176,41 +171,6 @@ def every(games: list[dict[str, Any]], table: str) -> Iterable[tuple[dict[str, A
     for g in games:
         for row in g[table]:
             yield g, row
-
-
-# ----------------------------------------------------------------------------- comparing
-
-
-def places(column: str) -> int:
-    return 4 if column.endswith(("_rate", "_share", "_odds")) else 2
-
-
-def agree(got: list[dict[str, Any]], keys: tuple[str, ...], expected: dict[tuple[Any, ...], dict[str, Any]]) -> None:
-    """Every row of the answer, by its key columns, has the expected values (floats to the query's rounding)."""
-    by_key = {tuple(row[k] for k in keys): row for row in got}
-    assert set(by_key) == set(expected)
-    for key, values in expected.items():
-        for column, want in values.items():
-            have = by_key[key][column]
-            if isinstance(want, float):
-                assert have is not None and abs(have - want) <= 0.5 * 10 ** -places(column) + 1e-9, (key, column, have, want)
-            else:
-                assert have == want, (key, column, have, want)
-
-
-def mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
-def rate(items: list[Any], test: Callable[[Any], bool]) -> float:
-    return sum(1 for x in items if test(x)) / len(items)
-
-
-def grouped(rows: Iterable[tuple[Any, dict[str, Any]]]) -> dict[Any, list[dict[str, Any]]]:
-    out: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-    for key, row in rows:
-        out[key].append(row)
-    return out
 
 
 # ----------------------------------------------------------------------------- the material
