@@ -9,10 +9,26 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import pyarrow as pa
+import pytest
 from click.testing import CliRunner
 
+from replay.analytics.project import derive_game
+from replay.analytics.sql import connect, run_sql
 from replay.archive import Archive
 from replay.cli.main import cli
+from replay.contract import AnyGame
+from replay.services.simulation import simulate_games
+
+
+def projected(tmp_path_factory: pytest.TempPathFactory, game: AnyGame, games: int, players: tuple[int, int],
+              bots: tuple[str, ...], seed: int) -> Archive:
+    """An archive of simulated games of one kind, projected through the command (``replay project``)."""
+    archive = Archive.init(tmp_path_factory.mktemp(game.kind) / "archive")
+    simulate_games(game, archive, games, players, bots, seed=seed)
+    result = CliRunner().invoke(cli, ["project", "-a", str(archive.root)])
+    assert result.exit_code == 0, result.output
+    return archive
 
 
 def ask(archive: Archive, name: str, **params: Any) -> list[dict[str, Any]]:
@@ -56,3 +72,39 @@ def grouped(rows: Iterable[tuple[Any, dict[str, Any]]]) -> dict[Any, list[dict[s
     for key, row in rows:
         out[key].append(row)
     return out
+
+
+def every(games: list[dict[str, Any]], table: str) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
+    """(game, row) of each row of one of the hand count's tables, game by game."""
+    for g in games:
+        for row in g[table]:
+            yield g, row
+
+
+def check_tables(archive: Archive, game: AnyGame, counts: dict[str, int], derived: int = 5) -> None:
+    """Each of the game's own tables has its columns and ``counts`` rows; the rows of the first
+    ``derived`` games have exactly their tables' columns and every value fits its column."""
+    assert game.analytics is not None
+    schema, tables = game.analytics.schema, dict(game.analytics.tables)
+    con = connect(archive)
+    for name, table_schema in tables.items():
+        described = run_sql(con, f"DESCRIBE {schema}.{name}").to_pylist()
+        assert [c["column_name"] for c in described] == table_schema.names
+        assert run_sql(con, f"SELECT count(*) AS n FROM {schema}.{name}").to_pylist() == [{"n": counts[name]}]
+    for g in list(archive.games())[:derived]:
+        rows = derive_game(game, archive.read_game(g.game_id), archive.library(game.kind), ended=True)
+        for name, table_schema in tables.items():
+            for row in rows[f"{schema}.{name}"]:
+                assert set(row) == set(table_schema.names), (name, set(row) ^ set(table_schema.names))
+            pa.Table.from_pylist(rows[f"{schema}.{name}"], schema=table_schema)  # every value fits its column
+
+
+def strategies_unrecorded(game: AnyGame, bots: tuple[str, ...], tables: tuple[str, ...]) -> None:
+    """A simulated game whose start says it was typed: its rows (of ``tables``) have no strategy."""
+    assert game.bots is not None and game.analytics is not None
+    events = game.bots.simulate("typed", ["Ana", "Ben", "Chloe"], 3, bots, game.pack())
+    start = events[0]
+    events[0] = start._replace(payload={**start.payload, "provenance": {"source": "typed", "detail": ""}})
+    rows = derive_game(game, events, game.library(), ended=True)
+    schema = game.analytics.schema
+    assert rows[f"{schema}.players"] and all(r["strategy"] is None for t in tables for r in rows[f"{schema}.{t}"])

@@ -16,23 +16,19 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-import pyarrow as pa
 import pytest
 import query_check
-from click.testing import CliRunner
-from query_check import agree, grouped, mean, rate
+from query_check import agree, every, grouped, mean, rate
 
 from replay.analytics.project import derive_game
 from replay.analytics.sql import all_queries, connect, run_sql
 from replay.archive import Archive
-from replay.cli.main import cli
 from replay.driver import Replay
 from replay.events import Event
 from replay.games.seven_wonders import GAME
 from replay.games.seven_wonders.events import CATEGORIES
 from replay.games.seven_wonders.pack import Card, Effect, SevenWondersPack
 from replay.registry import registry
-from replay.services.simulation import simulate_games
 
 LINEUP = ("science", "military", "civilian", "random")
 PACK = GAME.pack()
@@ -47,11 +43,7 @@ QUERIES = ("win_rate_by_wonder", "points_by_category", "science_vs_military", "w
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
-    archive = Archive.init(tmp_path_factory.mktemp("7w") / "archive")
-    simulate_games(GAME, archive, 30, (3, 7), LINEUP, seed=14)
-    result = CliRunner().invoke(cli, ["project", "-a", str(archive.root)])
-    assert result.exit_code == 0, result.output
-    return archive
+    return query_check.projected(tmp_path_factory, GAME, 30, (3, 7), LINEUP, seed=14)
 
 
 def ask(archive: Archive, name: str, **params: Any) -> list[dict[str, Any]]:
@@ -179,12 +171,6 @@ def games(archive: Archive) -> list[dict[str, Any]]:
     return [walk(archive, archive.read_game(g.game_id)) for g in archive.games()]
 
 
-def every(games: list[dict[str, Any]], table: str) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
-    for g in games:
-        for row in g[table]:
-            yield g, row
-
-
 def seats_by(games: list[dict[str, Any]], key: Any) -> dict[Any, list[dict[str, Any]]]:
     return grouped((key(s), s) for _, s in every(games, "seats"))
 
@@ -298,20 +284,10 @@ def test_ages_are_the_conflicts_and_the_plays_of_each_age(archive: Archive, game
 
 
 def test_every_table_is_filled_and_its_rows_fit_its_schema(archive: Archive, games: list[dict[str, Any]]) -> None:
-    tables = dict(GAME.analytics.tables) if GAME.analytics else {}
-    con = connect(archive)
     counts = {"plays": sum(len(g["plays"]) for g in games), "players": sum(g["players"] for g in games),
               "ages": 3 * sum(g["players"] for g in games)}
-    for name, schema in tables.items():
-        described = run_sql(con, f"DESCRIBE seven_wonders.{name}").to_pylist()
-        assert [c["column_name"] for c in described] == schema.names
-        assert run_sql(con, f"SELECT count(*) AS n FROM seven_wonders.{name}").to_pylist() == [{"n": counts[name]}]
-    for g in list(archive.games())[:5]:
-        rows = derive_game(GAME, archive.read_game(g.game_id), archive.library("7wonders"), ended=True)
-        for name, schema in tables.items():
-            for row in rows[f"seven_wonders.{name}"]:
-                assert set(row) == set(schema.names), (name, set(row) ^ set(schema.names))
-            pa.Table.from_pylist(rows[f"seven_wonders.{name}"], schema=schema)  # every value fits its column
+    query_check.check_tables(archive, GAME, counts)
+    con = connect(archive)
     cards = run_sql(con, "SELECT age, id, colour, chain_from, min_players FROM seven_wonders.cards ORDER BY age, id").to_pylist()
     assert [(c["age"], c["id"], c["colour"], tuple(c["chain_from"])) for c in cards] == \
         sorted((c.age, c.id, c.colour, c.chain_from) for c in PACK.cards)
@@ -339,12 +315,7 @@ def test_the_tables_never_read_the_claims() -> None:
 
 
 def test_a_game_without_a_recorded_strategy_has_none() -> None:
-    events = GAME.bots.simulate("typed", ["Ana", "Ben", "Chloe"], 3, ("science",), PACK) if GAME.bots else []
-    start = events[0]
-    events[0] = start._replace(payload={**start.payload, "provenance": {"source": "typed", "detail": ""}})
-    rows = derive_game(GAME, events, GAME.library(), ended=True)
-    assert rows["seven_wonders.players"] and all(r["strategy"] is None for table in ("plays", "players", "ages")
-                                                 for r in rows[f"seven_wonders.{table}"])
+    query_check.strategies_unrecorded(GAME, ("science",), ("plays", "players", "ages"))
 
 
 # ----------------------------------------------------------------------------- each query against the hand count

@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
 from typing import Any
 
-import pyarrow as pa
 import pytest
 import query_check
 from click.testing import CliRunner
-from query_check import agree, grouped, mean, rate
+from query_check import agree, every, grouped, mean, rate
 
-from replay.analytics.project import derive_game
 from replay.analytics.sql import all_queries, connect, run_sql
 from replay.archive import Archive
 from replay.cli.main import cli
@@ -50,11 +47,7 @@ QUERIES = ("bust_rate_by_cards_held", "bust_rate_by_sum", "hit_gain_by_sum", "fl
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
-    archive = Archive.init(tmp_path_factory.mktemp("flip7") / "archive")
-    simulate_games(GAME, archive, 40, (3, 6), LINEUP, seed=7)
-    result = CliRunner().invoke(cli, ["project", "-a", str(archive.root)])
-    assert result.exit_code == 0, result.output
-    return archive
+    return query_check.projected(tmp_path_factory, GAME, 40, (3, 6), LINEUP, seed=7)
 
 
 def ask(archive: Archive, name: str, **params: Any) -> list[dict[str, Any]]:
@@ -165,12 +158,6 @@ def walk(archive: Archive, events: list[Event]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def games(archive: Archive) -> list[dict[str, Any]]:
     return [walk(archive, archive.read_game(g.game_id)) for g in archive.games()]
-
-
-def every(games: list[dict[str, Any]], table: str) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
-    for g in games:
-        for row in g[table]:
-            yield g, row
 
 
 # ----------------------------------------------------------------------------- the material
@@ -328,20 +315,10 @@ def test_stay_sum_by_strategy(archive: Archive, games: list[dict[str, Any]]) -> 
 
 
 def test_every_table_is_filled_and_its_rows_fit_its_schema(archive: Archive, games: list[dict[str, Any]]) -> None:
-    tables = dict(GAME.analytics.tables) if GAME.analytics else {}
-    con = connect(archive)
     counts = {"decisions": sum(len(g["decisions"]) for g in games), "rounds": sum(len(g["rounds"]) for g in games),
               "targets": sum(len(g["targets"]) for g in games), "players": sum(g["players"] for g in games)}
-    for name, schema in tables.items():
-        described = run_sql(con, f"DESCRIBE flip7.{name}").to_pylist()
-        assert [c["column_name"] for c in described] == schema.names
-        assert run_sql(con, f"SELECT count(*) AS n FROM flip7.{name}").to_pylist() == [{"n": counts[name]}]
-    for g in list(archive.games())[:5]:
-        rows = derive_game(GAME, archive.read_game(g.game_id), archive.library("flip7"), ended=True)
-        for name, schema in tables.items():
-            for row in rows[f"flip7.{name}"]:
-                assert set(row) == set(schema.names), (name, set(row) ^ set(schema.names))
-            pa.Table.from_pylist(rows[f"flip7.{name}"], schema=schema)  # every value fits its column
+    query_check.check_tables(archive, GAME, counts)
+    con = connect(archive)
     deck = run_sql(con, "SELECT card, kind, value, count FROM flip7.deck ORDER BY card").to_pylist()
     assert deck == sorted(({"card": c.card, "kind": c.kind, "value": c.value, "count": c.count} for c in PACK.deck),
                           key=lambda c: c["card"])
@@ -369,12 +346,7 @@ def test_the_rows_agree_with_the_hand_count_one_by_one(archive: Archive, games: 
 
 
 def test_a_game_without_a_recorded_strategy_has_none() -> None:
-    events = GAME.bots.simulate("typed", ["Ana", "Ben", "Chloe"], 3, ("odds",), PACK) if GAME.bots else []
-    start = events[0]
-    events[0] = start._replace(payload={**start.payload, "provenance": {"source": "typed", "detail": ""}})
-    rows = derive_game(GAME, events, GAME.library(), ended=True)
-    assert rows["flip7.players"] and all(r["strategy"] is None for table in ("decisions", "rounds", "players")
-                                         for r in rows[f"flip7.{table}"])
+    query_check.strategies_unrecorded(GAME, ("odds",), ("decisions", "rounds", "players"))
 
 
 def test_one_query_lists_flip7_and_7_wonders_dice_games(tmp_path: Any) -> None:
