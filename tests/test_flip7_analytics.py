@@ -12,15 +12,14 @@ with: none of it from the observer's own code.
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections import Counter
 from typing import Any
 
-import pyarrow as pa
 import pytest
+import query_check
 from click.testing import CliRunner
+from query_check import agree, every, grouped, mean, rate
 
-from replay.analytics.project import derive_game
 from replay.analytics.sql import all_queries, connect, run_sql
 from replay.archive import Archive
 from replay.cli.main import cli
@@ -48,22 +47,11 @@ QUERIES = ("bust_rate_by_cards_held", "bust_rate_by_sum", "hit_gain_by_sum", "fl
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
-    archive = Archive.init(tmp_path_factory.mktemp("flip7") / "archive")
-    simulate_games(GAME, archive, 40, (3, 6), LINEUP, seed=7)
-    result = CliRunner().invoke(cli, ["project", "-a", str(archive.root)])
-    assert result.exit_code == 0, result.output
-    return archive
+    return query_check.projected(tmp_path_factory, GAME, 40, (3, 6), LINEUP, seed=7)
 
 
 def ask(archive: Archive, name: str, **params: Any) -> list[dict[str, Any]]:
-    """A named query's answer through the command, in the sandbox (the default)."""
-    args = ["query", "-a", str(archive.root), "--name", f"flip7.{name}", "--format", "json"]
-    for k, v in params.items():
-        args += ["--param", f"{k}={v}"]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    rows: list[dict[str, Any]] = json.loads(result.stdout)
-    return rows
+    return query_check.ask(archive, f"flip7.{name}", **params)
 
 
 # ----------------------------------------------------------------------------- the replays, counted by hand
@@ -170,47 +158,6 @@ def walk(archive: Archive, events: list[Event]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def games(archive: Archive) -> list[dict[str, Any]]:
     return [walk(archive, archive.read_game(g.game_id)) for g in archive.games()]
-
-
-def every(games: list[dict[str, Any]], table: str) -> Iterable[tuple[dict[str, Any], dict[str, Any]]]:
-    for g in games:
-        for row in g[table]:
-            yield g, row
-
-
-# ----------------------------------------------------------------------------- comparing
-
-
-def places(column: str) -> int:
-    return 4 if column.endswith(("_rate", "_share", "_odds")) else 2
-
-
-def agree(got: list[dict[str, Any]], keys: tuple[str, ...], expected: dict[tuple[Any, ...], dict[str, Any]]) -> None:
-    """Every row of the answer, by its key columns, has the expected values (floats to the query's rounding)."""
-    by_key = {tuple(row[k] for k in keys): row for row in got}
-    assert set(by_key) == set(expected)
-    for key, values in expected.items():
-        for column, want in values.items():
-            have = by_key[key][column]
-            if isinstance(want, float):
-                assert have is not None and abs(have - want) <= 0.5 * 10 ** -places(column) + 1e-9, (key, column, have, want)
-            else:
-                assert have == want, (key, column, have, want)
-
-
-def mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
-def rate(items: list[Any], test: Callable[[Any], bool]) -> float:
-    return sum(1 for x in items if test(x)) / len(items)
-
-
-def grouped(rows: Iterable[tuple[Any, dict[str, Any]]]) -> dict[Any, list[dict[str, Any]]]:
-    out: dict[Any, list[dict[str, Any]]] = defaultdict(list)
-    for key, row in rows:
-        out[key].append(row)
-    return out
 
 
 # ----------------------------------------------------------------------------- the material
@@ -368,20 +315,10 @@ def test_stay_sum_by_strategy(archive: Archive, games: list[dict[str, Any]]) -> 
 
 
 def test_every_table_is_filled_and_its_rows_fit_its_schema(archive: Archive, games: list[dict[str, Any]]) -> None:
-    tables = dict(GAME.analytics.tables) if GAME.analytics else {}
-    con = connect(archive)
     counts = {"decisions": sum(len(g["decisions"]) for g in games), "rounds": sum(len(g["rounds"]) for g in games),
               "targets": sum(len(g["targets"]) for g in games), "players": sum(g["players"] for g in games)}
-    for name, schema in tables.items():
-        described = run_sql(con, f"DESCRIBE flip7.{name}").to_pylist()
-        assert [c["column_name"] for c in described] == schema.names
-        assert run_sql(con, f"SELECT count(*) AS n FROM flip7.{name}").to_pylist() == [{"n": counts[name]}]
-    for g in list(archive.games())[:5]:
-        rows = derive_game(GAME, archive.read_game(g.game_id), archive.library("flip7"), ended=True)
-        for name, schema in tables.items():
-            for row in rows[f"flip7.{name}"]:
-                assert set(row) == set(schema.names), (name, set(row) ^ set(schema.names))
-            pa.Table.from_pylist(rows[f"flip7.{name}"], schema=schema)  # every value fits its column
+    query_check.check_tables(archive, GAME, counts)
+    con = connect(archive)
     deck = run_sql(con, "SELECT card, kind, value, count FROM flip7.deck ORDER BY card").to_pylist()
     assert deck == sorted(({"card": c.card, "kind": c.kind, "value": c.value, "count": c.count} for c in PACK.deck),
                           key=lambda c: c["card"])
@@ -409,12 +346,7 @@ def test_the_rows_agree_with_the_hand_count_one_by_one(archive: Archive, games: 
 
 
 def test_a_game_without_a_recorded_strategy_has_none() -> None:
-    events = GAME.bots.simulate("typed", ["Ana", "Ben", "Chloe"], 3, ("odds",), PACK) if GAME.bots else []
-    start = events[0]
-    events[0] = start._replace(payload={**start.payload, "provenance": {"source": "typed", "detail": ""}})
-    rows = derive_game(GAME, events, GAME.library(), ended=True)
-    assert rows["flip7.players"] and all(r["strategy"] is None for table in ("decisions", "rounds", "players")
-                                         for r in rows[f"flip7.{table}"])
+    query_check.strategies_unrecorded(GAME, ("odds",), ("decisions", "rounds", "players"))
 
 
 def test_one_query_lists_flip7_and_7_wonders_dice_games(tmp_path: Any) -> None:

@@ -12,17 +12,18 @@ The core derives ``games`` and ``players`` for every kind; Flip 7 adds what only
 Every value comes from the rules' replay (the state before and after each event), never from
 counters of the events' claims. A seat's ``strategy`` is the bot that played it, read from the
 start event's provenance (``replay.games.flip7 seed=N bots=a,b,c``, cycled over the seats as the
-simulation does); it is null for games not simulated, where nothing records a strategy.
+simulation does: :func:`replay.analytics.strategy.strategies`); it is null for games not
+simulated, where nothing records a strategy.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
 import pyarrow as pa
 
+from replay.analytics.strategy import strategies
 from replay.contract import Analytics, Step, TableObserver
 from replay.events import Event
 
@@ -60,23 +61,6 @@ TABLES: dict[str, pa.Schema] = {
 }
 
 DECK = pa.schema([("card", pa.string()), ("kind", pa.string()), ("value", pa.int32()), ("count", pa.int32())])
-
-_BOTS = re.compile(r"(?:^|\s)bots=([A-Za-z0-9_,]+)(?:\s|$)")
-
-
-def strategies(start: Event) -> list[str | None]:
-    """Each seat's bot, from the provenance a simulation writes; None where nothing records one.
-
-    The simulation cycles its line-up over the seats (``bots[seat % len(bots)]``), so the
-    line-up in ``detail`` names every seat's bot.
-    """
-    p = start.payload
-    n = len(p.get("seats") or ())
-    provenance = p.get("provenance") or {}
-    found = _BOTS.search(provenance.get("detail") or "") if provenance.get("source") == "simulated" else None
-    bots = [b for b in found.group(1).split(",") if b] if found else []
-    return [bots[s % len(bots)] if bots else None for s in range(n)]
-
 
 def standing(state: State, seat: int) -> int:
     """The seat's round score as it stands (0 once busted), bonus included."""

@@ -2,11 +2,12 @@
 
 Rules with every payment checked (own resources, choice cards, purchases from neighbours at their
 prices), views that hide the other hands and the discard pile, legal plays with every payment,
-bots and seeded simulations (docs/games/7-wonders.md).
+bots and seeded simulations (docs/games/7-wonders.md), derived tables and named queries (docs/analytics.md).
 """
 
 from replay.contract import Game
 
+from .analytics import SevenWondersAnalytics
 from .events import EVENT_TYPES, KIND, GameStarted
 from .notation import SevenWondersNotation
 from .pack import SevenWondersPack
@@ -29,6 +30,7 @@ class SevenWonders(Game[State, SevenWondersPack]):
     rules = SevenWondersRules()
     views = SevenWondersViews()
     notation = SevenWondersNotation()
+    analytics = SevenWondersAnalytics()
     bots = SevenWondersBots()
 
 
