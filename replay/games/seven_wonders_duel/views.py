@@ -14,6 +14,7 @@ from typing import Any
 
 from replay.contract import Result, Score, Views, ranks
 from replay.events import Event
+from replay.games.explain import explain_rule
 
 from .events import CATEGORIES
 from .rules import RULES, expected_words
@@ -115,9 +116,7 @@ class DuelViews(Views[State]):
         return "\n".join(lines)
 
     def explain(self, problem: Any) -> str:
-        who = problem.player or "the table"
-        head = f"turn {problem.turn}, {who}: " if problem.turn else f"{who}: "
-        return head + f"{RULES.get(problem.rule_id, problem.message)} Expected {problem.expected}; found {problem.found}."
+        return explain_rule(problem, RULES)
 
     def dispute(self, events: Sequence[Event]) -> tuple[int, dict[str, Any], str] | None:
         """The first play written with coins paid, with one coin more written down."""
