@@ -186,6 +186,24 @@ def test_availability_as_cards_are_taken_and_the_face_down_reveal():
                                               "action": "discard"})) == "swd.available"  # not the slot's card
 
 
+@pytest.mark.parametrize("age", [1, 2, 3])
+def test_each_structure_empties_slot_by_slot_and_every_face_down_card_is_uncovered_once(age):
+    layout = PACK.layout(age)
+    rng = random.Random(age)
+    for _ in range(20):
+        taken: list[str] = []
+        uncovered = {s.id for s in layout.slots if s.face_up and not s.covered_by}
+        while len(taken) < len(layout.slots):
+            available = layout.available(frozenset(taken))
+            assert available and set(available) <= uncovered  # never a card still covered
+            taken.append(rng.choice(available))
+            now = set(layout.available(frozenset(taken)))
+            uncovered |= now
+        assert uncovered == {s.id for s in layout.slots}
+    first_row = [s.id for s in layout.slots if not s.covered_by]
+    assert layout.available() == first_row and all(s.face_up for s in layout.slots if not s.covered_by)
+
+
 def test_the_turn_passes_and_the_age_is_checked():
     state = dealt()
     assert refused(state, raw("card_played", {"seat": 1, "age": 1, "slot": "r5c0", "card": state.slots["r5c0"],
