@@ -426,7 +426,7 @@ def test_the_help_teaches_and_lists_the_plots(archive: Archive) -> None:
     blocks = {b.split("\n")[0]: b for b in listing.split("\n") if b and not b.startswith(" ")}
     assert {"scores", "final-scores", "lengths", "dice"} <= set(blocks)
     assert "kinds: 7wonders-dice\n" in listing and "kinds: 7wonders-dice, flip7\n" in listing
-    assert "kinds: 7wonders-dice, flip7, pig" in listing
+    assert "kinds: 7wonders, 7wonders-dice, 7wonders-duel, flip7, pig" in listing
     assert listing.strip().splitlines()[-1].startswith("matplotlib 3.")
 
 
