@@ -108,10 +108,6 @@ class Payment:
     coins: int
     """All the coins it costs: the card's own and the resources bought."""
 
-    def fields(self) -> dict[str, Any]:
-        """The ``card_played`` fields that record it."""
-        return {"choices": dict(self.choices), "discount": dict(self.discount), "bought": dict(self.bought)}
-
 
 def payments(state: State, seat: int, cost: Cost, target: str | None = None) -> list[Payment]:
     """The ways ``seat`` can pay ``cost`` now, cheapest first: each use of its own choice producers
