@@ -125,7 +125,7 @@ def test_a_seven_player_page_is_under_two_megabytes():
 
 def test_a_game_without_a_board_script_is_drawn_as_a_tree():
     assert Views().page_script() is None
-    for kind in ("pig", "7wonders-dice", "flip7"):
+    for kind in ("pig", "7wonders-dice", "flip7", "7wonders-duel"):
         assert "return function (ctx)" in registry.get(kind).views.page_script()
 
 

@@ -14,23 +14,18 @@ produces from the next turn on.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
+
+from replay.games.resources import Production, can_supply, counts, own_uses, production_words
 
 from .pack import Cost
 from .state import State
 
 MAX_PAYMENTS = 64
 """At most this many ways to pay are listed per cost (the cheapest first)."""
-
-
-@dataclass(frozen=True)
-class Production:
-    fixed: Counter[str]
-    choices: tuple[tuple[str, tuple[str, ...]], ...]
-    """(source, the resources it may give one of), in the order the city has them."""
 
 
 def production(state: State, seat: int, tradable_only: bool = False) -> Production:
@@ -66,31 +61,6 @@ def trade_coins(state: State, seat: int, side: str, bought: Mapping[str, int]) -
     return sum(price(state, seat, side, r) * k for r, k in bought.items())
 
 
-def can_supply(prod: Production, wanted: Mapping[str, int]) -> bool:
-    """Whether ``prod`` gives all of ``wanted`` in one turn (each choice card once)."""
-    rest = Counter(wanted) - prod.fixed
-    return _matches(rest, [options for _, options in prod.choices])
-
-
-def _matches(rest: Counter[str], producers: list[tuple[str, ...]]) -> bool:
-    need = [r for r, k in rest.items() for _ in range(k)]
-    if len(need) > len(producers):
-        return False
-    return _assign(need, producers, 0, [False] * len(producers))
-
-
-def _assign(need: list[str], producers: list[tuple[str, ...]], i: int, used: list[bool]) -> bool:
-    if i == len(need):
-        return True
-    for j, options in enumerate(producers):
-        if not used[j] and need[i] in options:
-            used[j] = True
-            if _assign(need, producers, i + 1, used):
-                return True
-            used[j] = False
-    return False
-
-
 # ----------------------------------------------------------------------------- checking a payment
 
 
@@ -116,30 +86,19 @@ def check_payment(state: State, seat: int, cost: Cost, choices: Mapping[str, str
     to_right = trade_coins(state, seat, "right", right)
     for side, bought, neighbour in (("left", left, state.left(seat)), ("right", right, state.right(seat))):
         if any(k < 0 for k in bought.values()):
-            return PaymentProblem("7w.pay.neighbour", "whole resources bought", _counts(bought)), 0, 0
+            return PaymentProblem("7w.pay.neighbour", "whole resources bought", counts(bought)), 0, 0
         if bought and not can_supply(production(state, neighbour, tradable_only=True), bought):
             return PaymentProblem("7w.pay.neighbour", f"what {state.names[neighbour]} ({side}) produces for sale: "
-                                  + _production_words(production(state, neighbour, tradable_only=True)),
-                                  _counts(bought)), 0, 0
+                                  + production_words(production(state, neighbour, tradable_only=True)),
+                                  counts(bought)), 0, 0
     have = own.fixed + Counter(choices.values()) + Counter(left) + Counter(right)
     missing = Counter[str](cost.resources) - have
     if missing:
-        return PaymentProblem("7w.pay.resources", _counts(cost.resources), f"{_counts(have)} (missing {_counts(missing)})"), 0, 0
+        return PaymentProblem("7w.pay.resources", counts(cost.resources), f"{counts(have)} (missing {counts(missing)})"), 0, 0
     coins = cost.coins + to_left + to_right
     if coins > state.coins[seat]:
         return PaymentProblem("7w.pay.coins", f"at most {state.coins[seat]} coins", f"{coins} coins"), 0, 0
     return None, to_left, to_right
-
-
-def _counts(resources: Mapping[Any, int]) -> str:
-    parts = [f"{k} {r}" if k > 1 else r for r, k in sorted(resources.items()) if k]
-    return ", ".join(parts) or "nothing"
-
-
-def _production_words(prod: Production) -> str:
-    parts = [_counts(prod.fixed)] if prod.fixed else []
-    parts += ["/".join(options) for _, options in prod.choices]
-    return ", ".join(parts) or "nothing"
 
 
 # ----------------------------------------------------------------------------- listing payments
@@ -169,7 +128,7 @@ def payments(state: State, seat: int, cost: Cost) -> list[Payment]:
     need = Counter[str](cost.resources) - own.fixed
     sellers = {"left": production(state, state.left(seat), True), "right": production(state, state.right(seat), True)}
     found: dict[tuple[Any, Any], Payment] = {}
-    for choices, rest in _own_uses(need, list(own.choices)):
+    for choices, rest in own_uses(need, list(own.choices)):
         for left, right in _splits(rest):
             if (left and not can_supply(sellers["left"], left)) or (right and not can_supply(sellers["right"], right)):
                 continue
@@ -183,37 +142,10 @@ def payments(state: State, seat: int, cost: Cost) -> list[Payment]:
     return ordered[:MAX_PAYMENTS]
 
 
-def _own_uses(need: Counter[str], producers: list[tuple[str, tuple[str, ...]]]) -> Iterator[tuple[dict[str, str], Counter[str]]]:
-    """Each way to cover part of ``need`` with the city's choice cards (each once, or unused):
-    (which card gave what, what is still needed). Covering more is never worse, so a card is
-    left unused only when nothing it gives is still needed."""
-    seen: set[tuple[tuple[str, int], ...]] = set()
-
-    def walk(i: int, need: Counter[str], used: dict[str, str]) -> Iterator[tuple[dict[str, str], Counter[str]]]:
-        if i == len(producers) or not need:
-            key = tuple(sorted(need.items()))
-            if key not in seen:
-                seen.add(key)
-                yield dict(used), Counter(need)
-            return
-        source, options = producers[i]
-        useful = [r for r in options if need[r] > 0]
-        for r in useful:
-            need[r] -= 1
-            used[source] = r
-            yield from walk(i + 1, +need, used)
-            del used[source]
-            need[r] += 1
-        if not useful:
-            yield from walk(i + 1, need, used)
-
-    yield from walk(0, Counter(need), {})
-
-
 def _splits(rest: Counter[str]) -> Iterable[tuple[dict[str, int], dict[str, int]]]:
     """Every way to buy ``rest`` from the two neighbours: (from the left, from the right)."""
     items = sorted(rest.items())
-    for counts in product(*[range(k + 1) for _, k in items]):
-        left = {r: c for (r, _), c in zip(items, counts) if c}
-        right = {r: k - c for (r, k), c in zip(items, counts) if k - c}
+    for split in product(*[range(k + 1) for _, k in items]):
+        left = {r: c for (r, _), c in zip(items, split) if c}
+        right = {r: k - c for (r, k), c in zip(items, split) if k - c}
         yield left, right

@@ -12,6 +12,7 @@ from typing import Any
 
 from replay.contract import Result, Score, Views, ranks
 from replay.events import Event
+from replay.games.explain import explain_rule
 
 from .events import CATEGORIES
 from .rules import RULES, global_turn
@@ -115,9 +116,7 @@ class SevenWondersViews(Views[State]):
                 "final scores": "yes" if any(e.type == "game_ended" for e in events) else "no (unfinished)"}
 
     def explain(self, problem: Any) -> str:
-        who = problem.player or "the table"
-        head = f"turn {problem.turn}, {who}: " if problem.turn else f"{who}: "
-        return head + f"{RULES.get(problem.rule_id, problem.message)} Expected {problem.expected}; found {problem.found}."
+        return explain_rule(problem, RULES)
 
     def dispute(self, events: Sequence[Event]) -> tuple[int, dict[str, Any], str] | None:
         """The first payment written with coins to a neighbour, with one coin more written down."""

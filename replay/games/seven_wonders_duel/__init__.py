@@ -1,7 +1,39 @@
-"""7 Wonders Duel (Antoine Bauza, Bruno Cathala; Repos Production), with its Pantheon and Agora
-expansions: the rules pack only (:mod:`.pack`, data in ``rulesets/``, described in
-docs/games/7-wonders-duel-data.md).
+"""7 Wonders Duel (Antoine Bauza, Bruno Cathala; Repos Production), the base game, on the game contract.
 
-The game is not registered yet: the rules engine, events, views and bots come later and are
-written against :class:`.pack.DuelPack`.
+The Wonder draft, the three Ages' structures with their face-down cards turned up as they are
+uncovered, every payment checked (own resources, choice producers, discounts, resources bought
+from the bank at the opponent's prices, chains), the military track with its looting tokens,
+progress tokens, the Wonders' powers, supremacy wins and the civilian count; legal plays with every
+payment, bots and seeded simulations (docs/games/7-wonders-duel.md). The pack (:mod:`.pack`, data
+in ``rulesets/``, docs/games/7-wonders-duel-data.md) also holds the Pantheon and Agora expansions,
+whose rules are not implemented yet: a game whose pack plays one is refused at the start.
 """
+
+from replay.contract import Game
+
+from .events import EVENT_TYPES, KIND, GameStarted
+from .pack import DuelPack
+from .rules import DuelRules
+from .simulate import DuelBots, simulate_game
+from .state import State
+from .views import DuelViews
+
+
+class SevenWondersDuel(Game[State, DuelPack]):
+    kind = KIND
+    title = "7 Wonders Duel"
+    players = (2, 2)
+    event_types = EVENT_TYPES
+    start_type = GameStarted
+    end_types = frozenset({"game_ended"})
+    pack_model = DuelPack
+    default_pack = "7wd-duel-base"
+
+    rules = DuelRules()
+    views = DuelViews()
+    bots = DuelBots()
+
+
+GAME = SevenWondersDuel()
+
+__all__ = ["GAME", "SevenWondersDuel", "simulate_game"]

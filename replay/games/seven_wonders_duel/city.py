@@ -1,0 +1,134 @@
+"""What a city produces, what the bank charges it for the rest, and how a cost is paid.
+
+Both directions of one question live here, as for 7 Wonders: :func:`check_payment` says whether a
+recorded payment pays a cost (the rules), :func:`payments` lists the ways to pay it (legal
+actions and bots); a test holds them to each other.
+
+A resource the city lacks is bought from the bank at 2 coins plus one for each of it the
+opponent's brown and grey cards produce (``Effect.priced``), or at the fixed price of the city's
+own yellow card for it. Masonry (blue cards) and Architecture (Wonders) waive 2 resources of the
+cost, chosen by the owner. The coins paid for resources go to the opponent when the opponent
+has Economy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from replay.games.resources import Production, counts, own_uses
+
+from .pack import RESOURCES, Cost
+from .state import State
+
+MAX_PAYMENTS = 64
+"""At most this many ways to pay are listed per cost (the cheapest first)."""
+
+
+def production(state: State, seat: int) -> Production:
+    fixed: Counter[str] = Counter()
+    choices = []
+    for source, e in state.effects(seat):
+        if e.type != "produce":
+            continue
+        if e.choice:
+            choices.append((source, tuple(e.resources)))
+        else:
+            fixed.update(e.resources)
+    return Production(fixed, tuple(choices))
+
+
+def prices(state: State, seat: int) -> dict[str, int]:
+    """What ``seat`` pays the bank for one of each resource."""
+    opponent = 1 - seat
+    rival: Counter[str] = Counter()
+    for _, e in state.effects(opponent):
+        if e.type == "produce" and e.priced:
+            rival.update(e.resources)
+    out: dict[str, int] = {r: state.pack.numbers.trade_base + rival[r] for r in RESOURCES}
+    for _, e in state.effects(seat):
+        if e.type == "fixed_price":
+            for r in e.resources:
+                out[r] = min(out[r], e.amount)
+    return out
+
+
+def waivable(state: State, seat: int, target: str | None) -> int:
+    """How many resources of a cost ``seat`` may leave out (Masonry for blue cards, Architecture for Wonders)."""
+    if target is None:
+        return 0
+    return sum(e.amount for _, e in state.effects(seat) if e.type == "discount" and e.target == target)
+
+
+def trade_coins(state: State, seat: int, bought: Mapping[str, int]) -> int:
+    price = prices(state, seat)
+    return sum(price[r] * k for r, k in bought.items())
+
+
+@dataclass(frozen=True)
+class PaymentProblem:
+    rule_id: str
+    expected: str
+    found: str
+
+
+def check_payment(state: State, seat: int, cost: Cost, target: str | None, choices: Mapping[str, str],
+                  discount: Mapping[str, int], bought: Mapping[str, int]) -> tuple[PaymentProblem | None, int]:
+    """Whether the recorded payment pays ``cost``: (the first problem or None, the coins for resources)."""
+    own = production(state, seat)
+    offered = dict(own.choices)
+    for source, resource in choices.items():
+        if resource not in offered.get(source, ()):
+            what = f"one of {', '.join(offered[source])} from {source}" if source in offered else \
+                "a choice producer the city has: " + (", ".join(offered) or "none")
+            return PaymentProblem("swd.pay.choice", what, f"{resource} from {source}"), 0
+    allowed = waivable(state, seat, target)
+    waived = sum(discount.values())
+    if waived > allowed or any(k > Counter[str](cost.resources)[r] for r, k in discount.items()):
+        return PaymentProblem("swd.pay.discount", f"at most {allowed} resources of the cost left out",
+                              counts(discount)), 0
+    have = own.fixed + Counter(choices.values()) + Counter(discount) + Counter(bought)
+    missing = Counter[str](cost.resources) - have
+    if missing:
+        return PaymentProblem("swd.pay.resources", counts(cost.resources),
+                              f"{counts(have)} (missing {counts(missing)})"), 0
+    trade = trade_coins(state, seat, bought)
+    if cost.coins + trade > state.coins[seat]:
+        return PaymentProblem("swd.pay.coins", f"at most {state.coins[seat]} coins", f"{cost.coins + trade} coins"), 0
+    return None, trade
+
+
+@dataclass(frozen=True)
+class Payment:
+    choices: tuple[tuple[str, str], ...]
+    discount: tuple[tuple[str, int], ...]
+    bought: tuple[tuple[str, int], ...]
+    coins: int
+    """All the coins it costs: the card's own and the resources bought."""
+
+
+def payments(state: State, seat: int, cost: Cost, target: str | None = None) -> list[Payment]:
+    """The ways ``seat`` can pay ``cost`` now, cheapest first: each use of its own choice producers
+    (only for what its fixed production lacks), then the dearest of what is still missing left out
+    by a discount, the rest bought. One payment per distinct use; none when it cannot be paid."""
+    if cost.coins > state.coins[seat]:
+        return []
+    own = production(state, seat)
+    need = Counter[str](cost.resources) - own.fixed
+    price = prices(state, seat)
+    allowed = waivable(state, seat, target)
+    found: dict[tuple[Any, ...], Payment] = {}
+    for used, rest in own_uses(need, list(own.choices)):
+        units = sorted(rest.elements(), key=lambda r: (-price[r], r))
+        discount = Counter(units[:allowed])
+        bought = Counter(units[allowed:])
+        coins = cost.coins + sum(price[r] * k for r, k in bought.items())
+        if coins > state.coins[seat]:
+            continue
+        payment = Payment(tuple(sorted(used.items())), tuple(sorted(discount.items())), tuple(sorted(bought.items())), coins)
+        key = (payment.choices, payment.discount, payment.bought)
+        found.setdefault(key, payment)
+    ordered = sorted(found.values(), key=lambda p: (p.coins, p.bought, p.discount, p.choices))
+    return ordered[:MAX_PAYMENTS]

@@ -1,0 +1,73 @@
+/* 7 Wonders Duel's board on the replay page: the Conflict pawn on the military track, the progress
+ * tokens on the board, the Age's structure row by row (face-down cards as backs, the available
+ * ones outlined, the taken ones gone), and each city: coins, Wonders (built ones bold, with the
+ * card under them), progress tokens and buildings by colour. Given ctx (see docs/page.md), returns HTML. */
+return function (ctx) {
+  var s = ctx.state, esc = ctx.esc, b = ctx.board || {}, cards = b.cards || {}, wonders = b.wonders || {};
+  var tokens = b.tokens || {}, capital = b.capital || 9;
+  var COLOURS = { brown: "#a16207", grey: "#9ca3af", yellow: "#eab308", blue: "#3b82f6", green: "#16a34a",
+                  red: "#dc2626", purple: "#9333ea" };
+  function card(id, path) {
+    var c = cards[id] || { name: id, colour: "" };
+    return '<span data-path="' + path + '" title="' + esc(id) + '" style="display:inline-block;margin:2px;padding:1px 6px;' +
+      "border-radius:4px;border-left:5px solid " + (COLOURS[c.colour] || "#cbd5e1") + ';background:#f8fafc">' + esc(c.name) + "</span>";
+  }
+  function named(list, names) {
+    return list.map(function (id) { return esc(names[id] || id); }).join(", ");
+  }
+  var track = "";
+  for (var i = -capital; i <= capital; i++) {
+    var here = i === s.pawn;
+    track += '<span style="display:inline-block;width:1.4em;text-align:center;' + (i === 0 ? "border-left:1px solid #64748b;" : "") +
+      (here ? "background:#dc2626;color:white;border-radius:50%" : "color:#94a3b8") + '">' + (here ? "&#9679;" : "&middot;") + "</span>";
+  }
+  var taken = {};
+  (s.taken || []).forEach(function (id) { taken[id] = true; });
+  var layout = (b.layouts || {})[String(s.age)] || [];
+  var rows = {}, available = {};
+  layout.forEach(function (slot) {
+    var open = !taken[slot.id] && layout.every(function (o) {
+      return !(o.row === slot.row + 1 && Math.abs(o.col - slot.col) === 1) || taken[o.id];
+    });
+    if (open) { available[slot.id] = true; }
+    (rows[slot.row] = rows[slot.row] || []).push(slot);
+  });
+  var structure = Object.keys(rows).sort(function (x, y) { return x - y; }).map(function (row) {
+    var cells = rows[row].map(function (slot) {
+      var left = "position:absolute;font-size:0.85em;width:7.8em;overflow:hidden;white-space:nowrap;left:" + (slot.col * 4) + "em;";
+      if (taken[slot.id]) { return ""; }
+      var id = s.slots[slot.id];
+      var face = id ? card(id, "slots." + slot.id) :
+        '<span data-path="slots.' + slot.id + '" style="display:inline-block;margin:2px;padding:1px 6px;border-radius:4px;' +
+        'background:#334155;color:#cbd5e1">face down</span>';
+      return '<span style="' + left + (available[slot.id] ? "outline:2px solid #0ea5e9;border-radius:4px;" : "") + '">' + face + "</span>";
+    }).join("");
+    return '<div style="position:relative;height:1.9em">' + cells + "</div>";
+  }).join("");
+  var seats = s.names.map(function (name, seat) {
+    var built = {};
+    s.built_wonders[seat].forEach(function (w) { built[w] = true; });
+    var ws = s.wonders[seat].map(function (w) {
+      var k = s.built_wonders[seat].indexOf(w);
+      var out = (s.wonders_out || []).indexOf(w) >= 0;
+      return built[w] ? "<b>" + esc(wonders[w] || w) + "</b> (" + esc((cards[s.under[seat][k]] || { name: s.under[seat][k] }).name) + ")" :
+        '<span style="' + (out ? "text-decoration:line-through;" : "") + 'color:#64748b">' + esc(wonders[w] || w) + "</span>";
+    }).join(", ");
+    var city = s.built[seat].map(function (id, k) { return card(id, "built[" + seat + "][" + k + "]"); }).join("");
+    return '<div class="seat' + (seat === ctx.acting ? " acting" : "") + '" data-seat="' + seat + '">' +
+      '<span class="name">' + esc(name) + "</span>" +
+      '<div><span class="stat">coins <b class="num" data-path="coins[' + seat + ']" data-value="' + s.coins[seat] + '">' +
+      s.coins[seat] + "</b></span>" +
+      '<span class="stat" data-path="tokens[' + seat + ']">tokens ' + (named(s.tokens[seat], tokens) || "none") + "</span>" +
+      (ctx.totals ? '<span class="stat">points so far <b class="num">' + ctx.totals[seat] + "</b></span>" : "") + "</div>" +
+      '<div data-path="built_wonders[' + seat + ']">Wonders: ' + (ws || '<span class="meta">none yet</span>') + "</div>" +
+      '<div data-path="built[' + seat + ']">' + (city || '<span class="meta">no building yet</span>') + "</div></div>";
+  }).join("");
+  return '<div class="meta">Age <b data-path="age">' + s.age + "</b> · turn " + s.turn + " · " + esc(s.phase) +
+    ' · discard pile <b data-path="discard">' + s.discard.length + "</b>" +
+    (s.victory ? " · " + esc(s.victory) + " victory" : "") + "</div>" +
+    '<div data-path="pawn" data-value="' + s.pawn + '">' + esc(s.names[0]) + "'s capital " + track + " " + esc(s.names[1]) +
+    "'s capital</div>" +
+    '<div data-path="board_tokens">progress tokens: ' + (named(s.board_tokens, tokens) || "none") + "</div>" +
+    '<div style="margin:6px 0">' + structure + "</div>" + seats;
+};
