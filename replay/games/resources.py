@@ -9,7 +9,7 @@ need, for the games' payment listings.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,21 @@ class Production:
     fixed: Counter[str]
     choices: tuple[tuple[str, tuple[str, ...]], ...]
     """(source, the resources it may give one of), in the order the city has them."""
+
+
+def production_of(effects: Iterable[tuple[str, Any]], keep: Callable[[Any], bool] = lambda e: True) -> Production:
+    """The production of a city's (source, effect) pairs: each ``produce`` effect that ``keep``
+    admits, fixed (all its resources) or a choice (one of them a turn)."""
+    fixed: Counter[str] = Counter()
+    choices = []
+    for source, e in effects:
+        if e.type != "produce" or not keep(e):
+            continue
+        if e.choice:
+            choices.append((source, tuple(e.resources)))
+        else:
+            fixed.update(e.resources)
+    return Production(fixed, tuple(choices))
 
 
 def can_supply(prod: Production, wanted: Mapping[str, int]) -> bool:

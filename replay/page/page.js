@@ -11,12 +11,22 @@ var ReplayPage = (function () {
   var data = null;
   var ui = { at: 0, view: "all", selected: null };
   var cache = {};
+  /* Card colours as the card games print them, for boards to share. */
+  var CARD_COLOURS = { brown: "#a16207", grey: "#9ca3af", yellow: "#eab308", blue: "#3b82f6", green: "#16a34a",
+                       red: "#dc2626", purple: "#9333ea", black: "#111827", white: "#f3f4f6" };
   var PALETTE = ["#2f6fde", "#d92d20", "#12864a", "#b54708", "#7a2ed6", "#0e7c86", "#c11574", "#475467"];
 
   function esc(value) {
     return String(value).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
     });
+  }
+
+  /* A card as a small chip with its colour on the left; `path` marks it for the change highlight. */
+  function chip(text, colour, path, title) {
+    return '<span data-path="' + esc(path) + '" title="' + esc(title || text) + '" style="display:inline-block;margin:2px;' +
+      "padding:1px 6px;border-radius:4px;border-left:5px solid " + (CARD_COLOURS[colour] || colour || "#cbd5e1") +
+      ';background:#f8fafc">' + esc(text) + "</span>";
   }
 
   function pathText(path) {
@@ -192,7 +202,8 @@ var ReplayPage = (function () {
     var event = version.events[index];
     var draw = boards[version.kind];
     var ctx = { state: state, board: version.board, names: version.names, acting: event.seat, viewer: viewer,
-                event: event, totals: version.totals ? version.totals[index] : null, esc: esc };
+                event: event, totals: version.totals ? version.totals[index] : null, esc: esc, chip: chip,
+                colours: CARD_COLOURS };
     if (draw) {
       try { return draw(ctx); } catch (err) {
         return '<p class="audit-bad">the board could not be drawn (' + esc(err.message) + '); the state:</p>' +

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from replay.games.resources import Production, can_supply, counts, own_uses, production_words
+from replay.games.resources import Production, can_supply, counts, own_uses, production_of, production_words
 
 from .pack import Cost
 from .state import State
@@ -36,16 +36,7 @@ def production(state: State, seat: int, tradable_only: bool = False) -> Producti
 
 
 def _production(state: State, seat: int, tradable_only: bool) -> Production:
-    fixed: Counter[str] = Counter()
-    choices = []
-    for source, e in state.effects(seat):
-        if e.type != "produce" or (tradable_only and not e.tradable):
-            continue
-        if e.choice:
-            choices.append((source, tuple(e.resources)))
-        else:
-            fixed.update(e.resources)
-    return Production(fixed, tuple(choices))
+    return production_of(state.effects(seat), (lambda e: e.tradable) if tradable_only else (lambda e: True))
 
 
 def price(state: State, seat: int, side: str, resource: str) -> int:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from replay.games.resources import Production, counts, own_uses
+from replay.games.resources import Production, counts, own_uses, production_of
 
 from .pack import RESOURCES, Cost
 from .state import State
@@ -28,16 +28,7 @@ MAX_PAYMENTS = 64
 
 
 def production(state: State, seat: int) -> Production:
-    fixed: Counter[str] = Counter()
-    choices = []
-    for source, e in state.effects(seat):
-        if e.type != "produce":
-            continue
-        if e.choice:
-            choices.append((source, tuple(e.resources)))
-        else:
-            fixed.update(e.resources)
-    return Production(fixed, tuple(choices))
+    return production_of(state.effects(seat))
 
 
 def prices(state: State, seat: int) -> dict[str, int]:

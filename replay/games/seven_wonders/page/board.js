@@ -3,12 +3,9 @@
  * Given ctx (see docs/page.md), returns HTML. */
 return function (ctx) {
   var s = ctx.state, esc = ctx.esc, cards = ctx.board.cards || {}, wonders = ctx.board.wonders || [];
-  var COLOURS = { brown: "#a16207", grey: "#9ca3af", yellow: "#eab308", blue: "#3b82f6", green: "#16a34a",
-                  red: "#dc2626", purple: "#9333ea" };
   function card(id, path) {
     var c = cards[id] || { name: id, colour: "" };
-    return '<span data-path="' + path + '" title="' + esc(id) + '" style="display:inline-block;margin:2px;padding:1px 6px;' +
-      "border-radius:4px;border-left:5px solid " + (COLOURS[c.colour] || "#cbd5e1") + ';background:#f8fafc">' + esc(c.name) + "</span>";
+    return ctx.chip(c.name, c.colour, path, id);
   }
   function hand(h, seat) {
     if (!Array.isArray(h)) { return '<span class="meta">' + h + " cards in hand</span>"; }

@@ -5,12 +5,9 @@
 return function (ctx) {
   var s = ctx.state, esc = ctx.esc, b = ctx.board || {}, cards = b.cards || {}, wonders = b.wonders || {};
   var tokens = b.tokens || {}, capital = b.capital || 9;
-  var COLOURS = { brown: "#a16207", grey: "#9ca3af", yellow: "#eab308", blue: "#3b82f6", green: "#16a34a",
-                  red: "#dc2626", purple: "#9333ea" };
   function card(id, path) {
     var c = cards[id] || { name: id, colour: "" };
-    return '<span data-path="' + path + '" title="' + esc(id) + '" style="display:inline-block;margin:2px;padding:1px 6px;' +
-      "border-radius:4px;border-left:5px solid " + (COLOURS[c.colour] || "#cbd5e1") + ';background:#f8fafc">' + esc(c.name) + "</span>";
+    return ctx.chip(c.name, c.colour, path, id);
   }
   function named(list, names) {
     return list.map(function (id) { return esc(names[id] || id); }).join(", ");
