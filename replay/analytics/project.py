@@ -25,9 +25,11 @@ the next run rebuilds them from the events (derived data loses nothing); so does
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import multiprocessing
+import multiprocessing.pool
 import os
 import shutil
 import uuid
@@ -189,7 +191,7 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
         skipped: dict[str, str] = {}
         live_games: list[str] = []
         _CONTEXT[(str(archive.root), game.kind)] = (archive, game, dict(archive.snapshot().files))
-        pool = multiprocessing.get_context("fork").Pool(workers) if workers > 1 else None
+        pool = _fork_pool(workers) if workers > 1 else None
         try:
             for chunk in _derived(archive, game, todo, pool):
                 skipped.update(chunk.skipped)
@@ -221,6 +223,21 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
 
 class _Skip(ReplayError):
     """A game that cannot be projected; the message says why."""
+
+
+def _fork_pool(workers: int) -> multiprocessing.pool.Pool:
+    """Worker processes forked from this one (they inherit the archive and the game, not sent).
+
+    Whatever this process holds is collected first, then frozen while the workers fork: a child's
+    collector never walks what it inherited, so it never finalizes an object of the parent's (a
+    DuckDB connection left in a cycle once made a worker's collector crash the worker), and the
+    inherited pages stay shared."""
+    gc.collect()
+    gc.freeze()
+    try:
+        return multiprocessing.get_context("fork").Pool(workers)
+    finally:
+        gc.unfreeze()
 
 
 def derive_game(game: AnyGame, events: list[Event], library: PackLibrary, ended: bool) -> dict[str, list[dict[str, Any]]]:
