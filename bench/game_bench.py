@@ -18,7 +18,7 @@ import shutil
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,34 @@ from replay.archive.compact import compact
 from replay.driver import replay
 from replay.events import Event
 from replay.registry import registry
+
+
+def timed_replays(archive: Archive, kind: str, fold: Callable[[list[Event]], None] | None
+                  ) -> dict[int, tuple[int, int, float, float]]:
+    """By player count: (events, games, CPU seconds to read and fold them, of which folding). The
+    archive's events are read once and that time is shared out by events; ``fold`` None is the
+    baseline (each game's events counted)."""
+    t0 = time.process_time()
+    events = list(archive.iter_events(kind))
+    read = time.process_time() - t0
+    games: dict[str, list[Event]] = defaultdict(list)
+    for e in events:
+        games[e.game_id].append(e)
+    by_players: dict[int, list[list[Event]]] = defaultdict(list)
+    for g in games.values():
+        by_players[len(g[0].payload["seats"])].append(g)
+    out = {}
+    for n, gs in sorted(by_players.items()):
+        n_events = sum(len(g) for g in gs)
+        t = time.process_time()
+        for g in gs:
+            if fold is not None:
+                fold(g)
+            else:
+                sum(1 for _ in g)
+        folding = time.process_time() - t
+        out[n] = (n_events, len(gs), read * n_events / len(events) + folding, folding)
+    return out
 
 
 def run(kind: str, players: Sequence[int], line_ups: Sequence[Sequence[str]], n_games: int) -> None:
@@ -49,33 +77,13 @@ def run(kind: str, players: Sequence[int], line_ups: Sequence[Sequence[str]], n_
         print(f"{label:<36}" + "".join(f"{v:11,.0f}" for v in row))
     compact(archive)
 
-    def measure(check: bool) -> dict[int, tuple[int, int, float, float]]:
-        t0 = time.process_time()
-        events = list(archive.iter_events(kind))
-        read = time.process_time() - t0
-        games: dict[str, list[Event]] = defaultdict(list)
-        for e in events:
-            games[e.game_id].append(e)
-        by_players: dict[int, list[list[Event]]] = defaultdict(list)
-        for g in games.values():
-            by_players[len(g[0].payload["seats"])].append(g)
-        library = game.library()
-        out = {}
-        for n, gs in sorted(by_players.items()):
-            n_events = sum(len(g) for g in gs)
-            t = time.process_time()
-            for g in gs:
-                if check:
-                    r = replay(game, g, library)
-                    assert not r.problems, r.problems[0]
-                else:
-                    sum(1 for _ in g)
-            fold = time.process_time() - t
-            share = read * n_events / len(events)  # reading, apportioned by events
-            out[n] = (n_events, len(gs), share + fold, fold)
-        return out
+    library = game.library()
 
-    checked, trivial = measure(True), measure(False)
+    def fold(g: list[Event]) -> None:
+        r = replay(game, g, library)
+        assert not r.problems, r.problems[0]
+
+    checked, trivial = timed_replays(archive, kind, fold), timed_replays(archive, kind, None)
 
     def row(label: str, values: list[float], fmt: str = "11,.0f") -> None:
         print(f"{label:<36}" + "".join(format(v, fmt).rjust(11) for v in values))

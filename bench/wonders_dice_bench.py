@@ -17,8 +17,9 @@ import argparse
 import shutil
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
+
+from game_bench import timed_replays
 
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.archive.compact import compact
@@ -49,31 +50,7 @@ def main() -> None:
         print(f"simulate {bots[0]:<8} games/s" + "".join(f"{v:12,.0f}" for v in row))
     compact(archive)
 
-    def replay(check: bool) -> dict[int, tuple[int, int, float, float]]:
-        by_players: dict[int, list] = defaultdict(list)
-        t0 = time.process_time()
-        events = list(archive.iter_events("7wonders-dice"))
-        read = time.process_time() - t0
-        games: dict[str, list] = defaultdict(list)
-        for e in events:
-            games[e.game_id].append(e)
-        for g in games.values():
-            by_players[len(g[0].payload["seats"])].append(g)
-        out = {}
-        for n, gs in sorted(by_players.items()):
-            n_events = sum(len(g) for g in gs)
-            t = time.process_time()
-            for g in gs:
-                if check:
-                    fold(g)
-                else:
-                    sum(1 for _ in g)
-            fold_time = time.process_time() - t
-            share = read * n_events / len(events)  # reading, apportioned by events
-            out[n] = (n_events, len(gs), share + fold_time, fold_time)
-        return out
-
-    checked, trivial = replay(True), replay(False)
+    checked, trivial = timed_replays(archive, "7wonders-dice", fold), timed_replays(archive, "7wonders-dice", None)
     print(f"{'replay events/s':<24}" + "".join(f"{checked[n][0] / checked[n][2]:12,.0f}" for n in range(2, 8)))
     print(f"{'replay games/s':<24}" + "".join(f"{checked[n][1] / checked[n][2]:12,.0f}" for n in range(2, 8)))
     print(f"{'baseline events/s':<24}" + "".join(f"{trivial[n][0] / trivial[n][2]:12,.0f}" for n in range(2, 8)))

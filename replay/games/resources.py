@@ -21,6 +21,27 @@ class Production:
     """(source, the resources it may give one of), in the order the city has them."""
 
 
+@dataclass(frozen=True)
+class PaymentProblem:
+    """Why a recorded payment does not pay (a game's rules turn it into a located problem)."""
+
+    rule_id: str
+    expected: str
+    found: str
+
+
+def choice_problem(own: Production, choices: Mapping[str, str], rule_id: str, noun: str) -> PaymentProblem | None:
+    """The first of a payment's ``choices`` (producer → resource) that the city's own choice
+    producers cannot give; ``noun`` names a producer in the game's words."""
+    offered = dict(own.choices)
+    for source, resource in choices.items():
+        if resource not in offered.get(source, ()):
+            what = f"one of {', '.join(offered[source])} from {source}" if source in offered else \
+                f"a {noun} the city has: " + (", ".join(offered) or "none")
+            return PaymentProblem(rule_id, what, f"{resource} from {source}")
+    return None
+
+
 def production_of(effects: Iterable[tuple[str, Any]], keep: Callable[[Any], bool] = lambda e: True) -> Production:
     """The production of a city's (source, effect) pairs: each ``produce`` effect that ``keep``
     admits, fixed (all its resources) or a choice (one of them a turn)."""

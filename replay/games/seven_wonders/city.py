@@ -19,7 +19,16 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from replay.games.resources import Production, can_supply, counts, own_uses, production_of, production_words
+from replay.games.resources import (
+    PaymentProblem,
+    Production,
+    can_supply,
+    choice_problem,
+    counts,
+    own_uses,
+    production_of,
+    production_words,
+)
 
 from .pack import Cost
 from .state import State
@@ -55,24 +64,14 @@ def trade_coins(state: State, seat: int, side: str, bought: Mapping[str, int]) -
 # ----------------------------------------------------------------------------- checking a payment
 
 
-@dataclass(frozen=True)
-class PaymentProblem:
-    rule_id: str
-    expected: str
-    found: str
-
-
 def check_payment(state: State, seat: int, cost: Cost, choices: Mapping[str, str], left: Mapping[str, int],
                   right: Mapping[str, int]) -> tuple[PaymentProblem | None, int, int]:
     """Whether the recorded payment pays ``cost``: (the first problem or None, coins to the left
     neighbour, coins to the right one)."""
     own = production(state, seat)
-    offered = dict(own.choices)
-    for source, resource in choices.items():
-        if resource not in offered.get(source, ()):
-            what = f"one of {', '.join(offered[source])} from {source}" if source in offered else \
-                "a choice-producing card the city has: " + (", ".join(offered) or "none")
-            return PaymentProblem("7w.pay.choice", what, f"{resource} from {source}"), 0, 0
+    wrong = choice_problem(own, choices, "7w.pay.choice", "choice-producing card")
+    if wrong is not None:
+        return wrong, 0, 0
     to_left = trade_coins(state, seat, "left", left)
     to_right = trade_coins(state, seat, "right", right)
     for side, bought, neighbour in (("left", left, state.left(seat)), ("right", right, state.right(seat))):

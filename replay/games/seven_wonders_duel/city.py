@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from replay.games.resources import Production, counts, own_uses, production_of
+from replay.games.resources import PaymentProblem, Production, choice_problem, counts, own_uses, production_of
 
 from .pack import RESOURCES, Cost
 from .state import State
@@ -58,23 +58,13 @@ def trade_coins(state: State, seat: int, bought: Mapping[str, int]) -> int:
     return sum(price[r] * k for r, k in bought.items())
 
 
-@dataclass(frozen=True)
-class PaymentProblem:
-    rule_id: str
-    expected: str
-    found: str
-
-
 def check_payment(state: State, seat: int, cost: Cost, target: str | None, choices: Mapping[str, str],
                   discount: Mapping[str, int], bought: Mapping[str, int]) -> tuple[PaymentProblem | None, int]:
     """Whether the recorded payment pays ``cost``: (the first problem or None, the coins for resources)."""
     own = production(state, seat)
-    offered = dict(own.choices)
-    for source, resource in choices.items():
-        if resource not in offered.get(source, ()):
-            what = f"one of {', '.join(offered[source])} from {source}" if source in offered else \
-                "a choice producer the city has: " + (", ".join(offered) or "none")
-            return PaymentProblem("swd.pay.choice", what, f"{resource} from {source}"), 0
+    wrong = choice_problem(own, choices, "swd.pay.choice", "choice producer")
+    if wrong is not None:
+        return wrong, 0
     allowed = waivable(state, seat, target)
     waived = sum(discount.values())
     if waived > allowed or any(k > Counter[str](cost.resources)[r] for r, k in discount.items()):
