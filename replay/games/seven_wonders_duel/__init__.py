@@ -12,6 +12,7 @@ whose rules are not implemented yet: a game whose pack plays one is refused at t
 from replay.contract import Game
 
 from .events import EVENT_TYPES, KIND, GameStarted
+from .notation import DuelNotation
 from .pack import DuelPack
 from .rules import DuelRules
 from .simulate import DuelBots, simulate_game
@@ -31,6 +32,7 @@ class SevenWondersDuel(Game[State, DuelPack]):
 
     rules = DuelRules()
     views = DuelViews()
+    notation = DuelNotation()
     bots = DuelBots()
 
 
