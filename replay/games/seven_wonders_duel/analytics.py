@@ -161,11 +161,11 @@ class _Rows(TableObserver):
             })
             built = {r["wonder"]: r for r in mine if r["action"] == "wonder"}
             for i, wonder in enumerate(state.wonders[seat]):
-                row = built.get(wonder)
+                play = built.get(wonder)
                 self.out["wonders"].append({
                     "game_id": self.game_id, **self._seat(state, seat), "victory": victory, "won": seat in won,
-                    "wonder": wonder, "draft_set": 1 + i // 2, "built": row is not None,
-                    "age_built": row["age"] if row else None, "turn_built": row["turn"] if row else None,
+                    "wonder": wonder, "draft_set": 1 + i // 2, "built": play is not None,
+                    "age_built": play["age"] if play else None, "turn_built": play["turn"] if play else None,
                 })
 
     def rows(self) -> dict[str, list[dict[str, Any]]]:
