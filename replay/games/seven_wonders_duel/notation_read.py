@@ -7,22 +7,28 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from replay.events import EventPayload
-from replay.notation import (
-    CONTROL,
-    RAW,
-    Collector,
-    Header,
-    LineReader,
-    Parsed,
-    header_start,
-    items,
-    raw_fields,
-    split_header,
-)
+from replay.events import Event
+from replay.notation import RAW, Collector, Header, HeaderReader, Parsed, header_start, items, read_text
 from replay.problems import Level
 
-from .events import ID, KIND, SLOT, GameEnded, GameStarted
+from .events import (
+    ID,
+    KIND,
+    SLOT,
+    AgeDealt,
+    CardDestroyed,
+    CardPlayed,
+    CardRevealed,
+    DiscardBuilt,
+    GameEnded,
+    GameStarted,
+    ProgressTaken,
+    StarterChosen,
+    TokensDrawn,
+    TokensRevealed,
+    WonderPicked,
+    WondersRevealed,
+)
 from .notation_syntax import (
     AGE,
     CATEGORY_WORDS,
@@ -62,7 +68,7 @@ EXPECTED = ("expected 'tokens ...', 'wonders N: ...', 'age N: <slot> <card>, ...
             "'victory ...', 'winners ...' or 'score <name>: ...'")
 
 
-class _Reader(LineReader):
+class _Reader(HeaderReader):
     """Reads the body of one text into events, with the problems found on the way."""
 
     kind = KIND
@@ -76,16 +82,8 @@ class _Reader(LineReader):
 
     # -- events
 
-    def emit(self, model: type[EventPayload] | str, fields: dict[str, Any], line: int | None = None, at: int = 0) -> bool:
-        """Validate and append one event (``model``: its type's name or model); a payload the
-        model refuses is a problem at ``at``."""
-        payload = self.payload(MODELS[model] if isinstance(model, str) else model, fields, at)
-        if payload is None:
-            return False
-        event = self.event(payload)
-        self.append(event, line)
+    def seen(self, event: Event) -> None:
         self.at.apply(event)
-        return True
 
     def named(self, text: str, at: int, what: str, ids: Iterable[str] | None) -> str | None:
         """An id (card, Wonder, token) from what was typed (its id or its name, any case), or a problem."""
@@ -134,15 +132,8 @@ class _Reader(LineReader):
         self.game_id = begun.game_id
         self.pack = find_pack(begun.pin)
         body = header.body
-        if not header.seats and body and (m := RAW.match(body[0][1])) and m.group(1) == GameStarted.event_type:
-            self.number = body.pop(0)[0]
-            fields = raw_fields(m.group(2))
-            if fields is None:
-                self.problem(0, m.group(2)[:80], "the payload is a JSON object")
-                return False
-            ok = self.emit(GameStarted, fields)
-            self.names = {s["name"].lower(): s["seat"] for s in fields.get("seats", [])} if ok else {}
-            return ok
+        if not header.seats and (said := self.raw_start(body, GameStarted)) is not None:
+            return said
         seats: list[dict[str, Any]] = []
         for number, raw, value in header.seats:
             self.number = number
@@ -183,11 +174,7 @@ class _Reader(LineReader):
             self.emit(GameEnded, fields, line)
 
     def line(self, line: str) -> None:
-        if len(line) > LONGEST:
-            self.problem(0, line[:80], f"a line of {len(line)} characters (at most {LONGEST})")
-            return
-        if m := CONTROL.search(line):
-            self.problem(m.start(), repr(m.group()), "a control character; a line holds printable text only")
+        if self.unreadable(line, LONGEST):
             return
         if self.end is not None and self.ending(line):
             return
@@ -198,22 +185,22 @@ class _Reader(LineReader):
         elif m := TOKENS.match(line):
             tokens = self.listed(m.group(1), m.start(1), self.token)
             if tokens is not None:
-                self.emit("tokens_revealed", {"tokens": tokens})
+                self.emit(TokensRevealed, {"tokens": tokens})
         elif m := WONDERS.match(line):
             wonders = self.listed(m.group(2), m.start(2), self.wonder)
             if wonders is not None:
-                self.emit("wonders_revealed", {"set": int(m.group(1)), "wonders": wonders}, at=m.start(1))
+                self.emit(WondersRevealed, {"set": int(m.group(1)), "wonders": wonders}, at=m.start(1))
         elif m := AGE.match(line):
             self.deal(m)
         elif m := REVEAL.match(line):
             slot = self.slot(m.group(1), m.start(1))
             card = self.card(m.group(2), m.start(2)) if slot is not None else None
             if card is not None and self.age_known(0):
-                self.emit("card_revealed", {"age": self.at.age, "slot": slot, "card": card})
+                self.emit(CardRevealed, {"age": self.at.age, "slot": slot, "card": card})
         elif OVER.match(line):
             self.end = (self.number, {"scores": []})
         elif m := RAW.match(line):
-            self.raw_event(m)
+            self.raw_event(m, MODELS, GameStarted)
         elif play or (m := SCORE.match(line)):
             name = play.group(1) if play else line[m.start(1):m.end(1)] if m else ""
             self.problem(line.find(name), name.strip(), "unknown player " + self.seat_list())
@@ -245,7 +232,7 @@ class _Reader(LineReader):
                 self.problem(column, slot_text, "a slot is dealt once")
                 return
             cards[slot] = card
-        self.emit("age_dealt", {"age": int(m.group(1)), "cards": cards}, at=m.start(1))
+        self.emit(AgeDealt, {"age": int(m.group(1)), "cards": cards}, at=m.start(1))
 
     # -- a seat's line
 
@@ -260,27 +247,27 @@ class _Reader(LineReader):
         if verb == "pick":
             wonder = self.wonder(rest, at)
             if wonder is not None:
-                self.emit("wonder_picked", {"seat": seat, "wonder": wonder}, at=start)
+                self.emit(WonderPicked, {"seat": seat, "wonder": wonder}, at=start)
         elif verb in ("construct", "build", "discard", "wonder"):
             self.card_played(seat, "construct" if verb == "build" else verb, rest, at)
         elif verb == "progress":
             box = FROM_BOX.match(rest)
             token = self.token(box.group(1) if box else rest, at)
             if token is not None:
-                self.emit("progress_taken", {"seat": seat, "token": token, "source": "box" if box else "board"}, at=start)
+                self.emit(ProgressTaken, {"seat": seat, "token": token, "source": "box" if box else "board"}, at=start)
         elif verb == "draws":
             tokens = self.listed(rest, at, self.token)
             if tokens is not None:
-                self.emit("tokens_drawn", {"seat": seat, "tokens": tokens}, at=start)
+                self.emit(TokensDrawn, {"seat": seat, "tokens": tokens}, at=start)
         elif verb in ("destroys", "from discard"):
             card = None if rest.lower() in NOTHING else self.card(rest, at)
             if card is not None or rest.lower() in NOTHING:
-                self.emit("card_destroyed" if verb == "destroys" else "discard_built", {"seat": seat, "card": card},
+                self.emit(CardDestroyed if verb == "destroys" else DiscardBuilt, {"seat": seat, "card": card},
                           at=start)
         else:
             starts = self.seat(rest, at)
             if starts is not None:
-                self.emit("starter_chosen", {"seat": seat, "starts": starts}, at=start)
+                self.emit(StarterChosen, {"seat": seat, "starts": starts}, at=start)
 
     def card_played(self, seat: int, action: str, text: str, at: int) -> None:
         """``<card> [@<slot>] [free chain] [(<payment>)] [{<claims>}]`` (``<Wonder> with`` first for a Wonder)."""
@@ -326,7 +313,7 @@ class _Reader(LineReader):
         if parts.group("claims") is not None and not self.claims(parts.group("claims"), at + parts.start("claims"),
                                                                   fields):
             return
-        self.emit("card_played", fields, at=at)
+        self.emit(CardPlayed, fields, at=at)
 
     def payment(self, text: str, start: int, fields: dict[str, Any]) -> bool:
         """``buy [N] <resource>, ...; discount [N] <resource>, ...; <resource> from <own card or Wonder>; ...``."""
@@ -416,26 +403,7 @@ class _Reader(LineReader):
             claim[category] = int(words[1])
         scores.append(claim)
 
-    def raw_event(self, m: re.Match[str]) -> None:
-        """``! <type> <payload JSON>``: an event the compact forms cannot say (never in a valid game)."""
-        model = MODELS.get(m.group(1))
-        if model is None or model is GameStarted:
-            self.problem(m.start(1), m.group(1), "unknown event type")
-            return
-        fields = raw_fields(m.group(2))
-        if fields is None:
-            self.problem(m.start(2), m.group(2)[:80], "the payload is a JSON object")
-            return
-        self.emit(model, fields, at=m.start(2))
-
 
 def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
     """Events from notation. ``collect``: every problem gathered; ``raise``: NotationError at the first."""
-    out = Parsed()
-    problems = Collector(level, source)
-    header = split_header(text, problems)
-    reader = _Reader(out, problems, text.splitlines())
-    if reader.start(header):
-        reader.read(header.body)
-    out.problems = problems.problems
-    return out
+    return read_text(_Reader, text, level, source)

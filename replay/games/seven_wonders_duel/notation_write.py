@@ -3,44 +3,29 @@ events`` (notation.py says the format)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from replay.events import Event
-from replay.notation import CONTROL, escape, raw_text
+from replay.notation import Writer, escape, raw_text
 
 from .events import KIND
 from .notation_syntax import STRUCTURAL, WRITTEN_CATEGORY, Context, find_pack, normal, sayable
 from .pack import DuelPack
 
-TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
-
-class _Writer:
-    """Events to the canonical text. Each event is written in its compact form where reading that
-    form gives the event back; otherwise (never in a valid game) as a raw ``!`` line."""
+class _Writer(Writer):
+    """Events to the canonical text (:class:`replay.notation.Writer`)."""
 
     def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.names: list[str] = []
-        self.sayable = False
-        """Whether the seats' names can be said (each sayable, no two alike in any case)."""
+        super().__init__()
         self.pack: DuelPack | None = None
         self.at = Context()
 
-    def write(self, events: Iterable[Event]) -> str:
-        for e in events:
-            if not self.event(e):
-                self.lines.append(raw_text(e))
-            self.at.apply(e)
-        return "\n".join(self.lines) + "\n"
+    def seen(self, event: Event) -> None:
+        self.at.apply(event)
 
     # -- what can be said
-
-    def name(self, seat: Any) -> str | None:
-        ok = self.sayable and isinstance(seat, int) and 0 <= seat < len(self.names)
-        return self.names[seat] if ok else None
 
     def known(self, word: str, ids: Iterable[str] | None) -> bool:
         """Whether the reader gives ``word`` back from its id (``ids``: the pack's, when it is known)."""
@@ -125,7 +110,8 @@ class _Writer:
         self.lines += [f'[Game "{escape(e.game_id)}"]', f'[Kind "{KIND}"]']
         tags = p.get("tags") or {}
         detail = p["provenance"]["detail"]
-        plain = self.sayable and all(self.tag(k, v) for k, v in tags.items()) and self.tag("SourceDetail", detail)
+        plain = self.sayable and all(self.tag(k, v, STRUCTURAL) for k, v in tags.items()) \
+            and self.tag("SourceDetail", detail, STRUCTURAL)
         if plain:
             self.lines += [f'[{k} "{escape(v)}"]' for k, v in tags.items()]
         self.lines += [f'[Ruleset "{r["id"]} {r["version"]} {r["content_hash"]}"]']
@@ -138,12 +124,6 @@ class _Writer:
         self.lines += [f'[Seat "{s["seat"]} {s["name"]}"]' for s in seats]
         self.lines.append(f'[First "{self.names[p["first"]]}"]')
         return True
-
-    @staticmethod
-    def tag(name: str, value: str) -> bool:
-        """Whether a header tag reads back as itself (a comment's ``#`` or a line break would cut it)."""
-        return (bool(TAG_NAME.match(name)) and (name.lower() not in STRUCTURAL or name == "SourceDetail")
-                and "#" not in value and not CONTROL.search(value) and "\n" not in value)
 
     def play(self, p: dict[str, Any]) -> str | None:
         if p["age"] != self.at.age or not self.card(p["card"]):
