@@ -287,6 +287,17 @@ class HeaderReader(LineReader):
         """The start event from the header; False after a problem (the body is then not read)."""
         raise NotImplementedError
 
+    def begin(self, header: Header) -> tuple[Start, dict[str, str]] | None:
+        """The header's shared tags (:func:`header_start`, the game's id kept) and every tag by
+        lower-case name; None after a problem."""
+        self.number, self.offset = 1, 0
+        tags = {name.lower(): value for name, value in header.tags.items()}
+        begun = header_start(tags, self.kind, self.problems)
+        if begun is None:
+            return None
+        self.game_id = begun.game_id
+        return begun, tags
+
 
 def read_text(reader: type[HeaderReader], text: str, level: Level = "collect", source: str = "") -> Parsed:
     """Events from a notation text, read by a game's ``reader``. ``collect``: every problem
@@ -331,6 +342,18 @@ class Writer:
     def name(self, seat: Any) -> str | None:
         ok = self.sayable and isinstance(seat, int) and 0 <= seat < len(self.names)
         return self.names[seat] if ok else None
+
+    def scores(self, names: Iterable[str], claims: Iterable[dict[str, Any]], written: Mapping[str, str]) -> None:
+        """``score <name>[: <category> N, ...]`` for each seat's claims (``written``: a category's
+        word in the text where it is not its name)."""
+        for name, claim in zip(names, claims):
+            said = [f"{written.get(c, c)} {v}" for c, v in claim.items() if c != "seat" and v is not None]
+            self.lines.append(f"score {name}" + (f": {', '.join(said)}" if said else ""))
+
+    @staticmethod
+    def amounts(counted: Mapping[str, int]) -> str:
+        """``2 wood, clay``: resources and how many of each (one is said without its number)."""
+        return ", ".join(f"{k} {r}" if k > 1 else r for r, k in counted.items())
 
     @staticmethod
     def tag(name: str, value: str, structural: Iterable[str]) -> bool:

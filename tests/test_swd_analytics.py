@@ -19,14 +19,13 @@ import query_check
 from query_check import agree, every, grouped, mean, rate
 
 from replay.analytics.project import derive_game
-from replay.analytics.sql import all_queries, connect, run_sql
+from replay.analytics.sql import connect, run_sql
 from replay.archive import Archive
 from replay.driver import Replay
 from replay.events import Event
 from replay.games.seven_wonders_duel import GAME
 from replay.games.seven_wonders_duel.events import CATEGORIES
 from replay.games.seven_wonders_duel.pack import DuelPack
-from replay.registry import registry
 
 LINEUP = ("science", "random")
 PACK = GAME.pack()
@@ -150,18 +149,8 @@ def test_the_archive_has_what_the_questions_ask_about(games: list[dict[str, Any]
     assert any(a["symbols"] >= 5 for _, a in every(games, "ages")) and any(a["pawn"] >= 6 for _, a in every(games, "ages"))
 
 
-def test_every_duel_query_is_named_with_its_question() -> None:
-    queries = {k: q for k, q in all_queries(registry).items() if q.kind == GAME.kind}
-    assert set(queries) == {f"seven_wonders_duel.{q}" for q in QUERIES}
-    assert all(q.question and q.columns for q in queries.values())
-
-
-def test_every_query_runs_and_answers_with_its_columns(archive: Archive) -> None:
-    for name in QUERIES:
-        rows = ask(archive, name)
-        assert rows, name
-        columns = [c.strip() for c in all_queries(registry)[f"seven_wonders_duel.{name}"].columns.split(",")]
-        assert list(rows[0]) == columns, name
+def test_every_duel_query_is_named_with_its_question_and_answers_with_its_columns(archive: Archive) -> None:
+    query_check.check_named(archive, GAME.kind, "seven_wonders_duel", QUERIES)
 
 
 # ----------------------------------------------------------------------------- the tables against the replays

@@ -9,13 +9,13 @@ the audit, the ``game_ended`` and ``card_played`` claims and the final state.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import audited, golden_events, replaced, script
 
 from replay.cli.main import cli
 from replay.driver import replay
@@ -23,11 +23,9 @@ from replay.events import Event
 from replay.games.seven_wonders_duel import GAME
 from replay.games.seven_wonders_duel.notation import read
 from replay.games.seven_wonders_duel.scoring import scores
-from replay.jsonl import read_events
 from replay.narration import narrate
-from replay.registry import registry
 from replay.services.audit import audit
-from replay.services.logs import Log, read_notation_text
+from replay.services.logs import read_notation_text
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "7wonders-duel"
 GAMES = ("golden-civilian", "golden-science")
@@ -55,23 +53,11 @@ TOKENS = {"golden-civilian": [["architecture", "philosophy", "masonry"], ["theol
 
 
 def recorded(name: str) -> list[Event]:
-    return list(read_events((FIXTURES / f"{name}.jsonl").read_text(encoding="utf-8").splitlines(True), registry))
-
-
-def make_golden() -> Any:
-    spec = importlib.util.spec_from_file_location("make_swd_golden", FIXTURES / "make_golden.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return golden_events(FIXTURES, name)
 
 
 def problems(events: list[Event]) -> list[Any]:
-    return audit(Log(events, GAME, "mutated")).problems
-
-
-def replaced(events: list[Event], i: int, **payload: Any) -> list[Event]:
-    return [*events[:i], events[i]._replace(payload={**events[i].payload, **payload}), *events[i + 1:]]
+    return audited(GAME, events)
 
 
 def hand(name: str, seat: int) -> dict[str, int]:
@@ -83,7 +69,7 @@ def hand(name: str, seat: int) -> dict[str, int]:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_files_are_what_make_golden_makes_today(name, tmp_path):
-    maker = make_golden()
+    maker = script(FIXTURES / "make_golden.py", "make_swd_golden")
     events = maker.events_of(name)
     assert events == recorded(name)
     maker.HERE = tmp_path

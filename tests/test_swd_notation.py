@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from helpers import assert_reads_anything, assert_refused, mutate
+from helpers import assert_reads_anything, assert_refused, assert_round_trip, mutate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,11 +61,8 @@ def test_round_trip_on_simulated_games_with_every_kind_of_event():
     seen: Counter[str] = Counter()
     for seed in range(40):
         events = game(seed, BOTS[seed % len(BOTS)])
-        text = write(events)
-        parsed = read(text, "raise")
-        assert parsed.events == events
-        assert write(parsed.events) == text
-        assert sorted(parsed.lines) == list(range(len(events)))
+        text = assert_round_trip(NOTATION, events)
+        assert sorted(read(text, "raise").lines) == list(range(len(events)))
         assert "\n! " not in text  # a valid game is said compactly, never raw
         for e in events:
             p = e.payload
@@ -90,11 +87,7 @@ def test_round_trip_on_simulated_games_with_every_kind_of_event():
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**31), bots=st.sampled_from(BOTS))
 def test_round_trip_property(seed, bots):
-    events = game(seed, bots)
-    text = NOTATION.write(events)
-    parsed = NOTATION.read(text, "raise")
-    assert parsed.events == events
-    assert NOTATION.write(parsed.events) == text
+    assert_round_trip(NOTATION, game(seed, bots))
 
 
 @settings(max_examples=15, deadline=None)

@@ -13,7 +13,6 @@ from replay.notation import (
     Header,
     HeaderReader,
     Parsed,
-    header_start,
     items,
     name_at,
     read_text,
@@ -95,12 +94,10 @@ class _Reader(HeaderReader):
 
     def start(self, header: Header) -> bool:
         """The game_started event from the header (or a raw ``!`` start line); False after a problem."""
-        self.number, self.offset = 1, 0
-        tags = {name.lower(): value for name, value in header.tags.items()}
-        begun = header_start(tags, KIND, self.problems)
-        if begun is None:
+        shared = self.begin(header)
+        if shared is None:
             return False
-        self.game_id = begun.game_id
+        begun, tags = shared
         self.pack = find_pack(begun.pin)
         body = header.body
         if not header.seats and (said := self.raw_start(body, GameStarted)) is not None:

@@ -109,7 +109,7 @@ class _Writer(Writer):
         words = [f"{name}: {p['action']} {p['card']}"]
         if p["free"]:
             words.append(f"free {p['free']}")
-        payment = [f"buy {_amounts(p[side])} from {side}" for side in ("left", "right") if p[side]]
+        payment = [f"buy {self.amounts(p[side])} from {side}" for side in ("left", "right") if p[side]]
         payment += [f"{resource} from {source}" for source, resource in p["choices"].items()]
         if payment:
             words.append(f"({'; '.join(payment)})")
@@ -140,14 +140,8 @@ class _Writer(Writer):
         if None in names:
             return False
         self.lines += ["", "game over"]
-        for name, s in zip(names, scores):
-            said = [f"{WRITTEN_CATEGORY.get(c, c)} {v}" for c, v in s.items() if c != "seat" and v is not None]
-            self.lines.append(f"score {name}" + (f": {', '.join(said)}" if said else ""))
+        self.scores([str(n) for n in names], scores, WRITTEN_CATEGORY)
         return True
-
-
-def _amounts(bought: dict[str, int]) -> str:
-    return ", ".join(f"{k} {r}" if k > 1 else r for r, k in bought.items())
 
 
 def write(events: Iterable[Event]) -> str:

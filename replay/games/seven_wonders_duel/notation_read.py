@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from replay.events import Event
-from replay.notation import RAW, Collector, Header, HeaderReader, Parsed, header_start, items, read_text
+from replay.notation import RAW, Collector, Header, HeaderReader, Parsed, items, read_text
 from replay.problems import Level
 
 from .events import (
@@ -124,12 +124,10 @@ class _Reader(HeaderReader):
 
     def start(self, header: Header) -> bool:
         """The game_started event from the header (or a raw ``!`` start line); False after a problem."""
-        self.number, self.offset = 1, 0
-        tags = {name.lower(): value for name, value in header.tags.items()}
-        begun = header_start(tags, KIND, self.problems)
-        if begun is None:
+        shared = self.begin(header)
+        if shared is None:
             return False
-        self.game_id = begun.game_id
+        begun, tags = shared
         self.pack = find_pack(begun.pin)
         body = header.body
         if not header.seats and (said := self.raw_start(body, GameStarted)) is not None:

@@ -139,8 +139,8 @@ class _Writer(Writer):
             words.append(f"@{p['slot']}")
         if p["free"]:
             words.append(f"free {p['free']}")
-        payment = [f"buy {_amounts(p['bought'])}"] if p["bought"] else []
-        payment += [f"discount {_amounts(p['discount'])}"] if p["discount"] else []
+        payment = [f"buy {self.amounts(p['bought'])}"] if p["bought"] else []
+        payment += [f"discount {self.amounts(p['discount'])}"] if p["discount"] else []
         payment += [f"{resource} from {source}" for source, resource in p["choices"].items()]
         if payment:
             words.append(f"({'; '.join(payment)})")
@@ -163,14 +163,8 @@ class _Writer(Writer):
             self.lines.append(f"victory {p['victory']}")
         if p["winners"] is not None:
             self.lines.append(f"winners {', '.join(str(w) for w in winners) or 'none'}")
-        for name, s in zip(names, scores):
-            said = [f"{WRITTEN_CATEGORY.get(c, c)} {v}" for c, v in s.items() if c != "seat" and v is not None]
-            self.lines.append(f"score {name}" + (f": {', '.join(said)}" if said else ""))
+        self.scores([str(n) for n in names], scores, WRITTEN_CATEGORY)
         return True
-
-
-def _amounts(counted: dict[str, int]) -> str:
-    return ", ".join(f"{k} {r}" if k > 1 else r for r, k in counted.items())
 
 
 def write(events: Iterable[Event]) -> str:
