@@ -287,16 +287,36 @@ class HeaderReader(LineReader):
         """The start event from the header; False after a problem (the body is then not read)."""
         raise NotImplementedError
 
-    def begin(self, header: Header) -> tuple[Start, dict[str, str]] | None:
-        """The header's shared tags (:func:`header_start`, the game's id kept) and every tag by
-        lower-case name; None after a problem."""
+    def begin(self, header: Header, start: type[EventPayload]) -> tuple[Start, dict[str, str]] | bool:
+        """The header's shared tags (:func:`header_start`; the game's id kept, the pin given to
+        :meth:`pinned`) and every tag by lower-case name. Without seat tags, a body that begins
+        with a raw start line is read instead: True, or False after a problem, as is a bad tag."""
         self.number, self.offset = 1, 0
         tags = {name.lower(): value for name, value in header.tags.items()}
         begun = header_start(tags, self.kind, self.problems)
         if begun is None:
-            return None
+            return False
         self.game_id = begun.game_id
+        self.pinned(begun.pin)
+        if not header.seats and (said := self.raw_start(header.body, start)) is not None:
+            return said
         return begun, tags
+
+    def pinned(self, pin: list[str]) -> None:
+        """What a game's reader takes from the ruleset's pin (its pack, to check names against)."""
+
+    def seat_tags(self, header: Header, seat: re.Pattern[str], form: str) -> list[tuple[int, str, re.Match[str]]] | None:
+        """Each ``[Seat "..."]`` tag matched by ``seat``: (its line, the line as written, the match);
+        None after a problem (a tag not of the ``form`` said)."""
+        out = []
+        for number, raw, value in header.seats:
+            self.number = number
+            m = seat.match(value.strip())
+            if m is None:
+                self.problem(0, raw.strip(), f'a seat is [Seat "{form}"]')
+                return None
+            out.append((number, raw, m))
+        return out
 
 
 def read_text(reader: type[HeaderReader], text: str, level: Level = "collect", source: str = "") -> Parsed:

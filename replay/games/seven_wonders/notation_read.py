@@ -72,6 +72,9 @@ class _Reader(HeaderReader):
     def seen(self, event: Event) -> None:
         self.at.apply(event)
 
+    def pinned(self, pin: list[str]) -> None:
+        self.pack = find_pack(pin)
+
     def seat(self, text: str, at: int) -> int | None:
         seat = self.names.get(text.strip().lower())
         if seat is None:
@@ -94,21 +97,17 @@ class _Reader(HeaderReader):
 
     def start(self, header: Header) -> bool:
         """The game_started event from the header (or a raw ``!`` start line); False after a problem."""
-        shared = self.begin(header)
-        if shared is None:
-            return False
-        begun, tags = shared
-        self.pack = find_pack(begun.pin)
+        opened = self.begin(header, GameStarted)
+        if isinstance(opened, bool):
+            return opened
+        begun, tags = opened
         body = header.body
-        if not header.seats and (said := self.raw_start(body, GameStarted)) is not None:
-            return said
+        matched = self.seat_tags(header, SEAT, "<number> <name> <wonder> <side A or B>")
+        if matched is None:
+            return False
         seats: list[dict[str, Any]] = []
-        for number, raw, value in header.seats:
+        for number, raw, m in matched:
             self.number = number
-            m = SEAT.match(value.strip())
-            if m is None:
-                self.problem(0, raw.strip(), 'a seat is [Seat "<number> <name> <wonder> <side A or B>"]')
-                return False
             wonder = normal(m.group(3))
             if self.pack is not None and wonder not in self.pack.wonder_by_id:
                 self.problem(raw.find(m.group(3)), m.group(3), "unknown Wonder (the pack's: "

@@ -85,6 +85,9 @@ class _Reader(HeaderReader):
     def seen(self, event: Event) -> None:
         self.at.apply(event)
 
+    def pinned(self, pin: list[str]) -> None:
+        self.pack = find_pack(pin)
+
     def named(self, text: str, at: int, what: str, ids: Iterable[str] | None) -> str | None:
         """An id (card, Wonder, token) from what was typed (its id or its name, any case), or a problem."""
         word = normal(text)
@@ -124,22 +127,15 @@ class _Reader(HeaderReader):
 
     def start(self, header: Header) -> bool:
         """The game_started event from the header (or a raw ``!`` start line); False after a problem."""
-        shared = self.begin(header)
-        if shared is None:
+        opened = self.begin(header, GameStarted)
+        if isinstance(opened, bool):
+            return opened
+        begun, tags = opened
+        matched = self.seat_tags(header, SEAT, "<0 or 1> <name>")
+        if matched is None:
             return False
-        begun, tags = shared
-        self.pack = find_pack(begun.pin)
+        seats: list[dict[str, Any]] = [{"seat": int(m.group(1)), "name": m.group(2)} for _, _, m in matched]
         body = header.body
-        if not header.seats and (said := self.raw_start(body, GameStarted)) is not None:
-            return said
-        seats: list[dict[str, Any]] = []
-        for number, raw, value in header.seats:
-            self.number = number
-            m = SEAT.match(value.strip())
-            if m is None:
-                self.problem(0, raw.strip(), 'a seat is [Seat "<0 or 1> <name>"]')
-                return False
-            seats.append({"seat": int(m.group(1)), "name": m.group(2)})
         self.number = 1
         seats.sort(key=lambda s: s["seat"])
         if [s["seat"] for s in seats] != [0, 1]:
