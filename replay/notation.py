@@ -220,16 +220,16 @@ class LineReader:
         return Event.create(self.kind, self.game_id, len(self.out.events), payload)
 
     def emit(self, model: type[EventPayload], fields: dict[str, Any], line: int | None = None, at: int = 0) -> bool:
-        """Validate and append one event (then :meth:`seen`); a payload the model refuses is a problem at ``at``."""
+        """Validate and append one event (then :meth:`follow`); a payload the model refuses is a problem at ``at``."""
         payload = self.payload(model, fields, at)
         if payload is None:
             return False
         event = self.event(payload)
         self.append(event, line)
-        self.seen(event)
+        self.follow(event)
         return True
 
-    def seen(self, event: Event) -> None:
+    def follow(self, event: Event) -> None:
         """What a game's reader follows of each event it appends (where the text is: an Age, a turn)."""
 
     def unreadable(self, line: str, longest: int) -> bool:
@@ -256,7 +256,7 @@ class LineReader:
         self.names = {s["name"].lower(): s["seat"] for s in fields.get("seats", [])} if ok else {}
         return ok
 
-    def raw_event(self, m: re.Match[str], models: Mapping[str, type[EventPayload]], start: type[EventPayload]) -> None:
+    def raw_line(self, m: re.Match[str], models: Mapping[str, type[EventPayload]], start: type[EventPayload]) -> None:
         """``! <type> <payload JSON>`` (``m``: :data:`RAW`'s match): an event the compact forms cannot
         say (never in a valid game); the start is read only at the top (:meth:`raw_start`)."""
         model = models.get(m.group(1))
@@ -349,14 +349,14 @@ class Writer:
         for e in events:
             if not self.event(e):
                 self.lines.append(raw_text(e))
-            self.seen(e)
+            self.follow(e)
         return "\n".join(self.lines) + "\n"
 
     def event(self, e: Event) -> bool:
         """Write ``e`` compactly; False if it has no compact form here."""
         raise NotImplementedError
 
-    def seen(self, event: Event) -> None:
+    def follow(self, event: Event) -> None:
         """What a game's writer follows of each event written (the reader follows the same)."""
 
     def name(self, seat: Any) -> str | None:

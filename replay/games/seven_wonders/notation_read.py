@@ -69,7 +69,7 @@ class _Reader(HeaderReader):
 
     # -- events
 
-    def seen(self, event: Event) -> None:
+    def follow(self, event: Event) -> None:
         self.at.apply(event)
 
     def pinned(self, pin: list[str]) -> None:
@@ -177,7 +177,7 @@ class _Reader(HeaderReader):
         elif OVER.match(line):
             self.end = (self.number, [])
         elif m := RAW.match(line):
-            self.raw_event(m, MODELS, GameStarted)
+            self.raw_line(m, MODELS, GameStarted)
         elif m := DEAL.match(line):
             self.problem(0, "deal", "a deal line follows its 'age N' line (and the other deal lines)")
         elif play or (m := SCORE.match(line)):

@@ -22,7 +22,7 @@ class _Writer(Writer):
         self.pack: SevenWondersPack | None = None
         self.at = Context()
 
-    def seen(self, event: Event) -> None:
+    def follow(self, event: Event) -> None:
         self.at.apply(event)
 
     # -- what can be said

@@ -82,7 +82,7 @@ class _Reader(HeaderReader):
 
     # -- events
 
-    def seen(self, event: Event) -> None:
+    def follow(self, event: Event) -> None:
         self.at.apply(event)
 
     def pinned(self, pin: list[str]) -> None:
@@ -194,7 +194,7 @@ class _Reader(HeaderReader):
         elif OVER.match(line):
             self.end = (self.number, {"scores": []})
         elif m := RAW.match(line):
-            self.raw_event(m, MODELS, GameStarted)
+            self.raw_line(m, MODELS, GameStarted)
         elif play or (m := SCORE.match(line)):
             name = play.group(1) if play else line[m.start(1):m.end(1)] if m else ""
             self.problem(line.find(name), name.strip(), "unknown player " + self.seat_list())
