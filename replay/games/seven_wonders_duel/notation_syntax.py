@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import get_args
 
 from replay.events import Event, EventPayload
 from replay.numbers import DIGITS
 
-from .events import CATEGORIES, EVENT_TYPES
+from .events import CATEGORIES, EVENT_TYPES, Victory
 from .pack import DuelPack
 
 MODELS: dict[str, type[EventPayload]] = {m.event_type: m for m in EVENT_TYPES}
@@ -42,7 +43,8 @@ LONGEST = 4000
 """A longer line is refused as it is (no game needs one): hostile text never reaches the patterns."""
 
 NOTHING = ("nothing", "none")
-VICTORIES = ("military", "science", "civilian")
+VICTORIES: tuple[str, ...] = get_args(Victory)
+"""The kinds of victory the events know (an expansion's is read once its events say it)."""
 KEYWORDS = ("tokens", "wonders", "age", "reveal", "game", "victory", "winners", "score", "!")
 """First words a seat's name may not have for its lines to be told from the others."""
 
