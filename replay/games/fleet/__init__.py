@@ -9,6 +9,7 @@ the rulings and the rule ids.
 from replay.contract import Game
 
 from .events import EVENT_TYPES, KIND, GameStarted
+from .notation import FleetNotation
 from .pack import FleetPack
 from .rules import FleetRules
 from .simulate import FleetBots, simulate_game
@@ -28,6 +29,7 @@ class Fleet(Game[State, FleetPack]):
 
     rules = FleetRules()
     views = FleetViews()
+    notation = FleetNotation()
     bots = FleetBots()
 
 

@@ -137,18 +137,24 @@ def check(state: State, event: Event) -> None:
     if what == "none":
         raise RuleViolation(problem(state, event, "fleet.game-over", "no event", event_words(event), seat))
     allowed = CHOICES.get(what, (what,))
+    mine = len(e) > 1 and e[1] == seat and t in allowed
+    if not mine and seat is not None and state.phase == "launch" and 0 <= seat < state.n:
+        if t == "boat_launched" and state.launched[seat] >= state.max_launches(seat):
+            raise RuleViolation(problem(state, event, "fleet.launch-limit", f"at most {state.max_launches(seat)}",
+                                        f"launch {state.launched[seat] + 1}", seat))
+        if t == "captain_hired" and state.hired[seat] >= state.max_hires(seat):
+            raise RuleViolation(problem(state, event, "fleet.hire-limit", f"at most {state.max_hires(seat)}",
+                                        f"captain {state.hired[seat] + 1}", seat))
+    if not mine and t in ("fish_processed", "fish_traded") and seat is not None and 0 <= seat < state.n:
+        if not state.owned(seat, "processing"):
+            rule = "fleet.process" if t == "fish_processed" else "fleet.trade"
+            raise RuleViolation(problem(state, event, rule, "a Processing Vessel license", "none", seat))
+        if t == "fish_traded" and not state.processed[seat]:
+            raise RuleViolation(problem(state, event, "fleet.trade", "a processed crate", "none", seat))
     if t not in allowed:
         if t == "game_ended":
             raise RuleViolation(problem(state, event, "fleet.end", expected_words(state),
                                         "game_ended with no end condition met after phase three"))
-        if t == "boat_launched" and seat is not None and state.phase == "launch" and 0 <= seat < state.n \
-                and state.launched[seat] >= state.max_launches(seat):
-            raise RuleViolation(problem(state, event, "fleet.launch-limit", f"at most {state.max_launches(seat)}",
-                                        f"launch {state.launched[seat] + 1}", seat))
-        if t == "captain_hired" and seat is not None and state.phase == "launch" and 0 <= seat < state.n \
-                and state.hired[seat] >= state.max_hires(seat):
-            raise RuleViolation(problem(state, event, "fleet.hire-limit", f"at most {state.max_hires(seat)}",
-                                        f"captain {state.hired[seat] + 1}", seat))
         raise RuleViolation(problem(state, event, "fleet.expected", expected_words(state), event_words(event), seat))
     if len(e) > 1 and isinstance(e[1], int) and what not in ("round_started",) and seat is not None and seat != e[1]:
         raise RuleViolation(problem(state, event, "fleet.turn-order", f"{name(state, e[1])} to act",
