@@ -8,6 +8,7 @@ the rulings and the rule ids.
 
 from replay.contract import Game
 
+from .analytics import FleetAnalytics
 from .events import EVENT_TYPES, KIND, GameStarted
 from .notation import FleetNotation
 from .pack import FleetPack
@@ -30,6 +31,7 @@ class Fleet(Game[State, FleetPack]):
     rules = FleetRules()
     views = FleetViews()
     notation = FleetNotation()
+    analytics = FleetAnalytics()
     bots = FleetBots()
 
 
