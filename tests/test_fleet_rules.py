@@ -448,3 +448,18 @@ def test_gone_fishin_mutated_logs_give_problems_never_a_traceback():
         if r.state is not None:
             GAME.views.show(r.state)
     assert problems > 0
+
+
+def test_a_seed_gives_the_same_game_in_every_process():
+    """Nothing depends on string hashing (set order): two processes with other hash seeds agree."""
+    import subprocess
+    import sys
+
+    code = ("import hashlib, json; from replay.games.fleet import GAME, simulate_game; "
+            "ev = simulate_game('x', ['Ana', 'Ben', 'Cy', 'Dee'], 30, ('greedy', 'frugal', 'random'), "
+            "GAME.pack('fleet-gone-fishin')); print(hashlib.sha256(json.dumps([e.payload for e in ev]).encode()).hexdigest())")
+    digests = set()
+    for hash_seed in ("1", "2"):
+        env = {**__import__("os").environ, "PYTHONHASHSEED": hash_seed}
+        digests.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+    assert len(digests) == 1

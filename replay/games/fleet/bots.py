@@ -85,7 +85,7 @@ def decide(state: State, seat: int, bot: str, rng: random.Random) -> EventPayloa
     if what == "auction_open":
         spare = 3 if bot == "frugal" else 0
         top = power(state, seat) - spare
-        options = [x for x in set(state.row) if pack.license[x].cost <= top]
+        options = [x for x in sorted(set(state.row)) if pack.license[x].cost <= top]
         if not options:
             return ev.AuctionPassed(seat=seat)
         best = max(options, key=lambda x: (license_score(state, seat, x), rng.random()))
