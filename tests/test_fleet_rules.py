@@ -463,3 +463,41 @@ def test_a_seed_gives_the_same_game_in_every_process():
         env = {**__import__("os").environ, "PYTHONHASHSEED": hash_seed}
         digests.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
     assert len(digests) == 1
+
+
+def options(**changes: Any) -> FleetPack:
+    return BASE.model_copy(update={"options": BASE.options.model_copy(update=changes)})
+
+
+@pytest.mark.parametrize("when", ["after_phase_three", "after_round"])
+def test_when_a_license_end_comes(when):
+    pack = options(licenses_end=when)
+    for seed in range(12):
+        events = game(seed, 2 + seed % 2, pack)
+        r = replay(GAME, events, GAME.library(extra=[pack]), level="raise")
+        assert r.state is not None
+        if r.state.end_reason != "licenses":
+            continue
+        kinds = [e.type for e in events]
+        last_fishing = max(i for i, t in enumerate(kinds) if t == "fish_caught")
+        after = set(kinds[last_fishing + 1:])
+        if when == "after_phase_three":
+            assert after == {"game_ended"}
+        else:
+            assert "cards_drawn" in after  # phases four and five of the last round are played
+
+
+@pytest.mark.parametrize("stale", ["replace", "keep"])
+def test_a_round_without_a_purchase(stale):
+    from replay.games.fleet.flow import refill
+
+    state = table(row=["pub", "cod"], licenses_deck=["tuna", "lobster", "shrimp"], bought=0, box=[])
+    state.pack = options(stale_auction=stale)
+    refill(state)
+    if stale == "replace":
+        assert (state.row, state.box, state.licenses_deck) == (["tuna", "lobster"], ["pub", "cod"], ["shrimp"])
+    else:
+        assert (state.row, state.licenses_deck) == (["pub", "cod"], ["tuna", "lobster", "shrimp"])
+    short = table(row=["pub"], licenses_deck=[], bought=1, box=[], final=None)
+    refill(short)
+    assert short.final == "licenses"

@@ -32,6 +32,9 @@ def _wait(state: State, task: list[Any]) -> list[Any] | None:
     what = task[0]
     if what in ("licenses_removed", "license_deck_shuffled"):
         return [what]
+    if what == "round" and state.final:
+        state.todo = [["end"]]  # the last round was played whole (option licenses_end: after_round)
+        return None
     if what in ("deal", "shuffle", "round", "end"):
         waits: dict[str, list[Any]] = {
             "deal": ["hand_dealt", task[1] if len(task) > 1 else 0], "shuffle": ["boat_deck_shuffled", "new_deck"],
@@ -55,7 +58,7 @@ def _wait(state: State, task: list[Any]) -> list[Any] | None:
         return ["fish_caught", seat, catch(state, seat)]
     if what == "end_check":
         state.todo.pop()
-        if state.final:
+        if state.final == "fish" or (state.final and state.pack.options.licenses_end == "after_phase_three"):
             state.todo = [["end"]]
         else:
             state.phase = "process"

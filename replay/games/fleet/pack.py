@@ -111,6 +111,9 @@ class Options(PackPart):
     stale_auction: Literal["replace", "keep"] = Field(
         default="replace", description="a round in which nobody bought a license: the whole auction row is put "
         "back in the box and dealt anew (the BGA implementation), or kept")
+    licenses_end: Literal["after_phase_three", "after_round"] = Field(
+        default="after_phase_three", description="when the auction row cannot be refilled: the game ends after phase "
+        "three of that round (the rules text), or after the whole round (the BGA implementation)")
     pay_with_fish: bool = Field(default=True, description="processed fish crates count $1 each in payments")
 
 
