@@ -501,3 +501,34 @@ def test_a_round_without_a_purchase(stale):
     short = table(row=["pub"], licenses_deck=[], bought=1, box=[], final=None)
     refill(short)
     assert short.final == "licenses"
+
+
+def test_legal_actions_both_ways():
+    """Every action listed is accepted when played (with a covering payment), and every action a
+    recorded event makes is listed (the conformance suite checks the second for the default pack)."""
+    from replay.games.fleet.bots import _from_action, decide
+    from replay.games.fleet.rules import action_of, legal_actions
+
+    rng = random.Random(4)
+    tried = 0
+    for seed, pack in ((1, BASE), (2, GONE), (3, BASE)):
+        events = game(seed, 2 + seed % 3, pack)
+        r: Replay[State] = Replay(GAME, GAME.library(extra=[pack]), level="raise")
+        r.push(events[0])
+        for e in events[1:]:
+            state = r.state
+            assert state is not None
+            if action_of(e) is not None:
+                seat = e.payload["seat"]
+                actions = legal_actions(state, seat)
+                assert action_of(e) in actions
+                assert all(legal_actions(state, other) == [] for other in range(state.n) if other != seat)
+                for action in rng.sample(actions, min(6, len(actions))):
+                    payload = (decide(state, seat, "greedy", rng) if action.startswith("buy ")
+                               else _from_action(state, seat, action, rng))
+                    probe = Event(e.game_id, e.seq, "fleet", payload.event_type, 1, payload.model_dump(mode="json"))
+                    check(state, probe)  # raises if a listed action is refused
+                    assert action_of(probe) == action
+                    tried += 1
+            r.push(e)
+    assert tried > 300
