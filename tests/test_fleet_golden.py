@@ -52,6 +52,20 @@ def test_a_wrong_hand_count_is_reported():
     events = typed("golden-4p")
     end = events[-1]
     scores = [dict(c) for c in end.payload["scores"]]
-    scores[3]["total"] = 56  # Dee's crab_fish counted as 8 instead of 6
+    scores[3]["total"], scores[3]["king_crab"] = 56, 8  # Dee's King Crab (fish) counted as 8 instead of 18 // 3 = 6
     r = replay(GAME, [*events[:-1], end._replace(payload={**end.payload, "scores": scores})])
-    assert [(p.rule_id, p.expected, p.found) for p in r.problems] == [("fleet.claim-score", "54", "56")]
+    assert [(p.rule_id, p.expected, p.found) for p in r.problems] == [("fleet.claim-score", "54", "56"),
+                                                                       ("fleet.claim-score", "6 VP of king_crab", "8")]
+
+
+# By category, worked by hand in fixtures/fleet/README.md: licenses, boats, fish, King Crab, Gone Fishin'.
+CATEGORIES = {"golden-2p": [(22, 8, 21, 7, 0), (7, 7, 25, 0, 0)],
+              "golden-4p": [(24, 3, 4, 0, 0), (10, 9, 2, 0, 6), (28, 9, 18, 0, 0), (18, 12, 18, 6, 0)]}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_hand_worked_categories_are_the_written_claims(name):
+    claims = typed(name)[-1].payload["scores"]
+    keys = ("licenses", "boats", "fish", "king_crab", "gone_fishin")
+    assert [tuple(c[k] for k in keys) for c in claims] == CATEGORIES[name]
+    assert [c["total"] for c in claims] == TOTALS[name]

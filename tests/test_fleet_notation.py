@@ -48,7 +48,9 @@ def test_each_line_is_located():
 
 @pytest.mark.parametrize("bad", [
     "Ana: opne cod 4", "Zed: open cod 4", "Ana: open cod four", "Ana: buy cod for x", "round one first Ana",
-    "end licenses; scores Zed 3", "Ana: draws cod shrimp", "! no_such {}", "Ana: open whale 4", "hello",
+    "end licenses; scores Zed 3",
+    "end fish; scores Ana 3 = whales 2", "end fish; scores Ana 3 = fish 1 + fish 2",
+    "Ana: draws cod shrimp", "! no_such {}", "Ana: open whale 4", "hello",
 ])
 def test_mistakes_are_located_never_raised(bad):
     text = GAME.notation.write(sim(3, 2))

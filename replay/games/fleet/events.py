@@ -198,6 +198,11 @@ class ScoreClaim(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     seat: int = Field(ge=0, le=63)
     total: int | None = Field(default=None, ge=0, le=100_000)
+    licenses: int | None = Field(default=None, ge=0, le=100_000, description="VP of licenses")
+    boats: int | None = Field(default=None, ge=0, le=100_000, description="VP of launched boats")
+    fish: int | None = Field(default=None, ge=0, le=100_000, description="crates on boats")
+    king_crab: int | None = Field(default=None, ge=0, le=100_000, description="the three King Crab bonuses")
+    gone_fishin: int | None = Field(default=None, ge=0, le=100_000, description="Gone Fishin' cards in hand")
 
 
 class GameEnded(EventPayload):

@@ -27,9 +27,10 @@
     Ana: process 0
     Ana: trade
     Ana: discard tuna
-    end licenses; scores Ana 41, Ben 38; winners Ana
+    end licenses; scores Ana 41 = licenses 22 + boats 8 + fish 11, Ben 38; winners Ana
 
-``for``, ``discount``, ``scores`` and ``winners`` are written claims (optional). A line that the
+``for``, ``discount``, ``scores`` (a total, and VP by category after ``=``: ``licenses``, ``boats``,
+``fish``, ``king_crab``, ``gone_fishin``) and ``winners`` are written claims (optional). A line that the
 compact form cannot say is written as ``! <type> <json payload>`` and read back as it is.
 """
 
@@ -52,6 +53,7 @@ from .events import KIND
 MODELS = {m.event_type: m for m in ev.EVENT_TYPES}
 KEYWORDS = {"for", "with", "fish", "discount"}
 STEPS = ("launch", "hire", "process", "trade")
+CATEGORIES = ("licenses", "boats", "fish", "king_crab", "gone_fishin")
 
 
 def _cards(words: list[str]) -> str:
@@ -183,12 +185,20 @@ class _Reader(LineReader):
             if word == "scores":
                 claims = []
                 for item in _items(rest):
-                    name, _, total = item.rpartition(" ")
+                    head, _, by_category = item.partition("=")
+                    name, _, total = head.strip().rpartition(" ")
                     seat = self.names.get(name.strip().lower())
                     if seat is None or not (is_number(total) or total == "-"):
-                        self.problem(0, item, "a score is '<player> <VP>' " + self.seat_list())
+                        self.problem(0, item, "a score is '<player> <VP> [= <category> <VP> + ...]' " + self.seat_list())
                         return
-                    claims.append({"seat": seat, "total": None if total == "-" else int(total)})
+                    claim: dict[str, Any] = {"seat": seat, "total": None if total == "-" else int(total)}
+                    for piece in filter(None, (x.strip() for x in by_category.split("+"))):
+                        key, _, value = piece.partition(" ")
+                        if key not in CATEGORIES or not is_number(value.strip()) or key in claim:
+                            self.problem(0, piece, "a category is one of " + ", ".join(CATEGORIES) + " and its VP, once")
+                            return
+                        claim[key] = int(value)
+                    claims.append(claim)
                 fields["scores"] = claims
             elif word == "winners":
                 winners = []
@@ -264,6 +274,12 @@ def write(events: Iterable[Event]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _score(name: str, claim: dict[str, Any]) -> str:
+    text = f"{name} {'-' if claim['total'] is None else claim['total']}"
+    parts = [f"{k} {claim[k]}" for k in CATEGORIES if claim.get(k) is not None]
+    return text + (" = " + " + ".join(parts) if parts else "")
+
+
 def _compact(e: Event, names: list[str]) -> str | None:
     p, t = e.payload, e.type
 
@@ -289,8 +305,7 @@ def _compact(e: Event, names: list[str]) -> str | None:
         if p["scores"] is not None:
             if any(who(c["seat"]) is None for c in p["scores"]) or not p["scores"]:
                 return None
-            parts.append("scores " + ", ".join(f"{who(c['seat'])} {'-' if c['total'] is None else c['total']}"
-                                               for c in p["scores"]))
+            parts.append("scores " + ", ".join(_score(str(who(c["seat"])), c) for c in p["scores"]))
         if p["winners"] is not None:
             if any(who(w) is None for w in p["winners"]):
                 return None

@@ -60,7 +60,7 @@ RULES = {
                  "fish supply ran out, and only then.",
     "fleet.claim-discount": "A Shrimp discount written down is the one the seat's Shrimp licenses give.",
     "fleet.claim-price": "A license's price written down is the winning bid.",
-    "fleet.claim-score": "A final score written down is the VP the rules give.",
+    "fleet.claim-score": "A final score written down, in all and by category, is the VP the rules give.",
     "fleet.claim-winners": "The winners written down are the players with the most VP after the tie-breaks.",
     "fleet.game-over": "Nothing happens after the game has ended.",
 }
@@ -514,8 +514,13 @@ def _end(state: State, event: Event) -> list[Problem]:
         s = claim["seat"]
         if not 0 <= s < state.n:
             found.append(problem(state, event, "fleet.claim-score", f"a seat from 0 to {state.n - 1}", f"seat {s}"))
-        elif claim["total"] is not None and claim["total"] != scoring.total(state, s):
-            found.append(problem(state, event, "fleet.claim-score", str(scoring.total(state, s)), str(claim["total"]), s))
+        else:
+            if claim["total"] is not None and claim["total"] != scoring.total(state, s):
+                found.append(problem(state, event, "fleet.claim-score", str(scoring.total(state, s)), str(claim["total"]), s))
+            parts = scoring.claimed(state, s)
+            for k in scoring.CLAIMED:
+                if claim.get(k) is not None and claim[k] != parts[k]:
+                    found.append(problem(state, event, "fleet.claim-score", f"{parts[k]} VP of {k}", f"{claim[k]}", s))
     if p["winners"] is not None and sorted(set(p["winners"])) != state.winners:
         found.append(problem(state, event, "fleet.claim-winners", ", ".join(name(state, w) for w in state.winners),
                              ", ".join(name(state, w) for w in p["winners"]) or "nobody"))

@@ -33,6 +33,17 @@ def vp(state: State, seat: int) -> dict[str, int]:
     return out
 
 
+CLAIMED = ("licenses", "boats", "fish", "king_crab", "gone_fishin")
+"""The categories a final score sheet writes down (the three King Crab bonuses as one)."""
+
+
+def claimed(state: State, seat: int) -> dict[str, int]:
+    """VP by the categories a score sheet writes down."""
+    v = vp(state, seat)
+    return {"licenses": v["licenses"], "boats": v["boats"], "fish": v["fish"],
+            "king_crab": v["crab_captains"] + v["crab_fish"] + v["crab_licenses"], "gone_fishin": v["gone_fishin"]}
+
+
 def total(state: State, seat: int) -> int:
     return sum(vp(state, seat).values())
 

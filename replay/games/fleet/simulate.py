@@ -90,7 +90,7 @@ def _next(state: State, players: list[str], rng: random.Random) -> EventPayload:
     if what == "fish_caught":
         return ev.FishCaught(seat=e[1], boats=list(e[2]))
     if what == "game_ended":
-        claims = [ev.ScoreClaim(seat=s, total=scoring.total(state, s)) for s in range(state.n)]
+        claims = [ev.ScoreClaim(seat=s, total=scoring.total(state, s), **scoring.claimed(state, s)) for s in range(state.n)]
         reason: Literal["licenses", "fish"] = "fish" if state.final == "fish" else "licenses"
         return ev.GameEnded(reason=reason, scores=claims, winners=scoring.winners(state)[0])
     raise AssertionError(f"nothing to simulate for {e}")

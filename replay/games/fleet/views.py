@@ -126,7 +126,8 @@ class FleetViews(Views[State]):
     def checked(self, events: Sequence[Event], state: State | None) -> dict[str, Any]:
         claims = sum(1 for e in events for k in ("discount", "price") if e.payload.get(k) is not None)
         claims += sum(1 for e in events if e.type == "game_ended" for c in e.payload.get("scores") or ()
-                      if c.get("total") is not None)
+                      for v in c.values() if v is not None) - sum(len(e.payload.get("scores") or ()) for e in events
+                                                                   if e.type == "game_ended")  # not the seats
         return {"events": len(events), "rounds": state.round if state else 0, "claims": claims, "rules": len(RULES),
                 "final scores": "yes" if any(e.type == "game_ended" for e in events) else "no (unfinished)"}
 
