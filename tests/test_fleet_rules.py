@@ -417,9 +417,12 @@ def test_gone_fishin_views_hide_hands_and_decks():
         assert r.state is not None
         for seat in range(3):
             seen = GAME.views.observe(r.state, seat)
+            assert isinstance(seen["deck"], int) and isinstance(seen["licenses_deck"], int)
+            assert seen["hand"][seat] == r.state.hand[seat]
             for other in range(3):
                 if other != seat:
                     assert isinstance(seen["hand"][other], int)
+                    assert all(b[1] in (True, False) for b in seen["boats"][other])  # face down: captained or not
             other_state = GAME.views.conceal(r.state, seat, rng)
             if other_state is not None:
                 hidden += 1

@@ -41,10 +41,11 @@ class FleetViews(Views[State]):
         return data
 
     def conceal(self, state: State, seat: int, rng: random.Random) -> State | None:
-        """The same table with the boat deck in another order, or another seat's hand card swapped with
-        a different card of the deck: what ``seat`` cannot tell apart."""
+        """The same table with a card of another seat's hand (or a captain on its boats) swapped with a
+        different card of the boat deck, or else the boat deck or the license deck in another order:
+        what ``seat`` cannot tell apart."""
         other = State.of_data(state.data(), state.pack)
-        if _reorder(other.deck, rng):
+        if _swap_hand(other, seat, rng) or _reorder(other.deck, rng):
             return other
         if _reorder(other.licenses_deck, rng):
             return other
@@ -164,6 +165,28 @@ def _drawing(state: State) -> int | None:
     """The seat whose just-drawn cards are pending a discard."""
     e = state.expect
     return e[1] if e[0] == "discard" else None
+
+
+def _swap_hand(state: State, seat: int, rng: random.Random) -> bool:
+    """Swap a card of another seat's hand (or a captain face down on its boats) with a different card
+    of the boat deck: what ``seat`` cannot tell apart. False when there is none to swap."""
+    if state.just_drawn:
+        return False
+    places = [(s, "hand", i) for s in range(state.n) if s != seat for i, c in enumerate(state.hand[s]) if c != "gone_fishin"]
+    places += [(s, "captain", i) for s in range(state.n) if s != seat for i, b in enumerate(state.boats[s]) if b[1]]
+    rng.shuffle(places)
+    for s, where, i in places:
+        card = state.hand[s][i] if where == "hand" else state.boats[s][i][1]
+        k = next((k for k, d in enumerate(state.deck) if d != card), None)
+        if k is None:
+            continue
+        if where == "hand":
+            state.hand[s][i] = state.deck[k]
+        else:
+            state.boats[s][i][1] = state.deck[k]
+        state.deck[k] = card
+        return True
+    return False
 
 
 def _reorder(pile: list[str], rng: random.Random) -> bool:
