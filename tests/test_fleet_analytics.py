@@ -144,9 +144,3 @@ def test_player_count_effect(archive, counted):
             "avg_margin": mean([margin(g) for g in v]), "fish_end_share": rate(v, lambda g: g["reason"] == "fish")}
         for n, v in groups.items()})
 
-
-def test_final_scores_for_the_plot(archive, counted):
-    rows = query_check.ask(archive, "fleet.final_scores")
-    assert sorted((r["players"], r["total"], r["won"]) for r in rows) == sorted(
-        (g["players"], s["total"], s["won"]) for g in counted for s in g["seats"])
-    assert {r["strategy"] for r in rows} == set(LINEUP)
