@@ -9,6 +9,7 @@ derived tables and named queries. Card facts come from the public BGA implementa
 from replay.contract import Game
 
 from .events import EVENT_TYPES, KIND, GameStarted
+from .notation import StPeteNotation
 from .pack import StPetePack
 from .rules import StPeteRules
 from .simulate import StPeteBots, simulate_game
@@ -28,6 +29,7 @@ class StPetersburg(Game[State, StPetePack]):
 
     rules = StPeteRules()
     views = StPeteViews()
+    notation = StPeteNotation()
     bots = StPeteBots()
 
 
