@@ -8,6 +8,7 @@ derived tables and named queries. Card facts come from the public BGA implementa
 
 from replay.contract import Game
 
+from .analytics import StPeteAnalytics
 from .events import EVENT_TYPES, KIND, GameStarted
 from .notation import StPeteNotation
 from .pack import StPetePack
@@ -30,6 +31,7 @@ class StPetersburg(Game[State, StPetePack]):
     rules = StPeteRules()
     views = StPeteViews()
     notation = StPeteNotation()
+    analytics = StPeteAnalytics()
     bots = StPeteBots()
 
 
