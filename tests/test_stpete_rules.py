@@ -365,6 +365,60 @@ def test_the_same_seed_gives_the_same_game():
     assert audit(Log(a, GAME, "sim")).ok
 
 
+def test_legal_actions_both_ways():
+    """Along seeded games: every listed action, made into its event, is accepted; and of every event a
+    seat could try (each card of each row and the hand, bought with each possible displacement or
+    taken, an Observatory on each deck, a pass), exactly the listed ones are accepted."""
+    import random
+
+    from replay.errors import RuleViolation as Refused
+    from replay.games.st_petersburg.legal import action_of
+    from replay.games.st_petersburg.simulate import action_event
+
+    checked = 0
+    for seed in range(4):
+        events = simulate_game("b", ["Ana", "Ben", "Chloe"][: 2 + seed % 2], seed, ("greedy", "random"))
+        r = replay(GAME, events[:1])
+        state = r.state
+        for e in events[1:]:
+            if state.expect[0] in ("turn", "observatory") and e.seq % 3 == 0:
+                seat = state.expect[1]
+                listed = set(legal_actions(state, seat))
+                for action in listed:
+                    event = Event.create(GAME.kind, "b", e.seq, action_event(state, seat, action, random.Random(1)))
+                    GAME.rules.apply(State.of_data(state.data(), PACK), event)  # type: ignore[arg-type]
+                accepted = set()
+                for payload in _candidates(state, seat):
+                    try:
+                        GAME.rules.apply(State.of_data(state.data(), PACK), raw(*payload))  # type: ignore[arg-type]
+                    except Refused:
+                        continue
+                    accepted.add(action_of(payload[0], payload[1]))
+                assert accepted == listed, (seed, e.seq, accepted ^ listed)
+                checked += 1
+            GAME.rules.apply(state, e)
+    assert checked > 100
+
+
+def _candidates(state: State, seat: int) -> list[tuple[str, dict[str, Any]]]:
+    out: list[tuple[str, dict[str, Any]]] = [("passed", {"seat": seat})]
+    rows = {"top": state.top, "bottom": state.bottom, "hand": state.hand[seat]}
+    if state.pending:
+        rows = {"observatory": [state.pending[1]]}
+        out = [("card_discarded", {"seat": seat, "card": state.pending[1]})]
+    for source, row in rows.items():
+        for card in set(row):
+            for displaced in [None, *set(state.tableau[seat])]:
+                out.append(("card_bought", {"seat": seat, "card": card, "source": source, "displaces": displaced}))
+            if source != "hand":
+                out.append(("card_taken", {"seat": seat, "card": card, "source": source}))
+    if not state.pending:
+        for deck, cards in state.decks.items():
+            if cards:
+                out.append(("observatory_used", {"seat": seat, "deck": deck, "card": sorted(cards)[0]}))
+    return out
+
+
 def test_every_rule_id_is_tested():
     """Runs last in this file: every rule id was met by a test above."""
     assert set(RULES) - seen_rules == set()
