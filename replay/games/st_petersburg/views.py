@@ -102,7 +102,7 @@ class StPeteViews(Views[State]):
                 continue
             marks = "".join(d[0].upper() for i, d in enumerate(state.decks) if state.markers[i] == seat)
             lines.append(f"  {name:<10} {state.rubles[seat]:>3} roubles {state.points[seat]:>3} points  markers {marks or '-'}"
-                         f"  hand {len(state.hand[seat])}: {' '.join(state.tableau[seat]) or '-'}")
+                         f"  hand {len(state.hand[seat])}  cards: {' '.join(state.tableau[seat]) or '-'}")
         return "\n".join(lines)
 
     def checked(self, events: Sequence[Event], state: State | None) -> dict[str, Any]:
