@@ -447,7 +447,8 @@ class StPeteRules(Rules[State, StPetePack]):
 
     def position(self, state: State, event: Event) -> Position:
         seat = event.payload.get("seat")
-        turn = state.turn + 1 if event.type in TURN_EVENTS else (state.turn or None)
+        acting = event.type in TURN_EVENTS and state.expect[0] != "observatory"  # resolving a draw: the same turn
+        turn = state.turn + 1 if acting else (state.turn or None)
         return Position(turn=turn, round=state.round, seat=seat if isinstance(seat, int) else None)
 
     def legal_actions(self, state: State, seat: int) -> Sequence[str]:
