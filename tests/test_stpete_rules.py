@@ -422,3 +422,15 @@ def _candidates(state: State, seat: int) -> list[tuple[str, dict[str, Any]]]:
 def test_every_rule_id_is_tested():
     """Runs last in this file: every rule id was met by a test above."""
     assert set(RULES) - seen_rules == set()
+
+
+def test_a_log_that_skipped_a_pass_or_a_phase_end_is_put_right():
+    """One problem where the log went wrong, and the rest of the game checked as usual."""
+    events = simulate_game("r", ["Ana", "Ben", "Chloe"], 5, ("greedy",))
+    first_pass = next(i for i, e in enumerate(events) if e.type == "passed")
+    first_end = next(i for i, e in enumerate(events) if e.type == "phase_ended")
+    for i, first, then in ((first_pass, "stpete.turn-order", {"stpete.phase"}), (first_end, "stpete.expected", set())):
+        problems = audit(Log([*events[:i], *events[i + 1:]], GAME, "damaged")).problems
+        assert problems[0].rule_id == first and problems[0].seq == events[i + 1].seq
+        # the pass left out also leaves its phase one pass short where it ends; nothing else
+        assert {p.rule_id for p in problems[1:]} <= then and len(problems) <= 1 + len(then), [str(p) for p in problems]

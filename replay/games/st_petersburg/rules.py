@@ -442,6 +442,21 @@ class StPeteRules(Rules[State, StPetePack]):
         check(state, event)
         return perform(state, event)
 
+    def recover(self, state: State, event: Event, problem: Problem) -> Sequence[Problem]:
+        """Put the table right where a log merely skipped what the rules can work out, and try the
+        event again: a turn taken out of seat order (the turn moves to that seat), a phase end, a
+        Pub's answer or a round end left out (applied without claims), a phase ended before everyone
+        passed (ended there). Anything else is skipped: it changes nothing."""
+        for _ in range(3):
+            if not _fill_in(state, event):
+                return ()
+            try:
+                check(state, event)
+            except RuleViolation:
+                continue
+            return perform(state, event)
+        return ()
+
     def is_over(self, state: State) -> bool:
         return bool(state.expect[0] == "none")
 
@@ -462,3 +477,27 @@ class StPeteRules(Rules[State, StPetePack]):
 
     def restore(self, data: dict[str, Any], pack: StPetePack) -> State:
         return State.of_data(data, pack)
+
+
+def _fill_in(state: State, event: Event) -> bool:
+    """Apply what the log left out before ``event``, when the rules can work it out; False if nothing."""
+    what, t, p = state.expect[0], event.type, event.payload
+    seat = p.get("seat")
+    if what == "turn" and t in TURN_EVENTS and isinstance(seat, int) and 0 <= seat < state.n and seat != state.seat:
+        state.seat = seat
+        state.expect = ["turn", seat]
+        return True
+    if what == "turn" and t == "phase_ended" and p["phase"] == state.phase_name:
+        state.expect = ["phase_end", state.phase_name]
+        return True
+    if what == "phase_end" and t in ("cards_revealed", "pub_used", "round_ended", "game_ended"):
+        _score_phase(state, event._replace(type="phase_ended", payload={"phase": state.phase_name, "income": None}))
+        return True
+    if what == "pub" and t != "pub_used":
+        state.pubs_left.pop(0)
+        _after_scoring(state)
+        return True
+    if what == "round_end" and t == "cards_revealed":
+        _end_round(state, event._replace(type="round_ended", payload={"round": state.round, "markers": None}))
+        return True
+    return False
