@@ -50,7 +50,7 @@ INCOME = re.compile(r"^(?:([0-9]+)r)?\s*(?:([0-9]+)p)?$", re.IGNORECASE)
 class _Reader(LineReader):
     kind = KIND
 
-    def emit(self, type_: str, fields: dict[str, Any], at: int = 0) -> None:
+    def emit_type(self, type_: str, fields: dict[str, Any], at: int = 0) -> None:
         from . import GAME
 
         payload = self.payload(GAME.models[type_], fields, at)
@@ -74,18 +74,18 @@ class _Reader(LineReader):
             if fields is None or m.group(1) not in GAME.models:
                 self.problem(0, line[:40], "a raw line is '! <event type> <payload JSON object>'")
                 return
-            self.emit(m.group(1), fields)
+            self.emit_type(m.group(1), fields)
             return
         if m := REVEAL.match(line):
             cards = [c.strip() for c in m.group(2).split(",") if c.strip() and c.strip() != "-"]
-            self.emit("cards_revealed", {"deck": m.group(1).lower(), "cards": cards}, m.start(1))
+            self.emit_type("cards_revealed", {"deck": m.group(1).lower(), "cards": cards}, m.start(1))
             return
         if m := END.match(line):
             self.end(m.group(1).lower(), m.group(2), m.start(2) if m.group(2) is not None else 0)
             return
         if m := ROUND.match(line):
             markers = [int(x) for x in m.group(2).split()] if m.group(2) is not None else None
-            self.emit("round_ended", {"round": int(m.group(1)), "markers": markers})
+            self.emit_type("round_ended", {"round": int(m.group(1)), "markers": markers})
             return
         if m := RESULT.match(line):
             self.result(m.group(1))
@@ -107,18 +107,18 @@ class _Reader(LineReader):
         words = text.split()
         verb = words[0].lower() if words else ""
         if verb == "pass" and len(words) == 1:
-            self.emit("passed", {"seat": seat}, at)
+            self.emit_type("passed", {"seat": seat}, at)
         elif verb == "buy" and len(words) in (3, 5) and (len(words) == 3 or words[3].lower() == "displacing"):
-            self.emit("card_bought", {"seat": seat, "card": words[1], "source": words[2].lower(),
+            self.emit_type("card_bought", {"seat": seat, "card": words[1], "source": words[2].lower(),
                                       "displaces": words[4] if len(words) == 5 else None, "paid": paid}, at)
         elif verb == "take" and len(words) == 3:
-            self.emit("card_taken", {"seat": seat, "card": words[1], "source": words[2].lower()}, at)
+            self.emit_type("card_taken", {"seat": seat, "card": words[1], "source": words[2].lower()}, at)
         elif verb == "observatory" and len(words) == 3:
-            self.emit("observatory_used", {"seat": seat, "deck": words[1].lower(), "card": words[2]}, at)
+            self.emit_type("observatory_used", {"seat": seat, "deck": words[1].lower(), "card": words[2]}, at)
         elif verb == "discard" and len(words) == 2:
-            self.emit("card_discarded", {"seat": seat, "card": words[1]}, at)
+            self.emit_type("card_discarded", {"seat": seat, "card": words[1]}, at)
         elif verb == "pub" and len(words) == 2 and is_number(words[1]):
-            self.emit("pub_used", {"seat": seat, "points": int(words[1])}, at)
+            self.emit_type("pub_used", {"seat": seat, "points": int(words[1])}, at)
         else:
             self.problem(at, text[:40], "an action is 'pass', 'buy CARD SOURCE [displacing CARD] [{paid N}]', "
                          "'take CARD SOURCE', 'observatory DECK CARD', 'discard CARD' or 'pub N'")
@@ -135,7 +135,7 @@ class _Reader(LineReader):
                     return
                 income.append({"seat": found[0], "rubles": int(m.group(1)) if m.group(1) else None,
                                "points": int(m.group(2)) if m.group(2) else None})
-        self.emit("phase_ended", {"phase": phase, "income": income})
+        self.emit_type("phase_ended", {"phase": phase, "income": income})
 
     def result(self, text: str) -> None:
         scores_text, semi, winners_text = text.partition(";")
@@ -159,7 +159,7 @@ class _Reader(LineReader):
             if winners is None:
                 self.problem(0, words, "unknown player among the winners " + self.seat_list())
                 return
-        self.emit("game_ended", {"scores": scores, "winners": winners})
+        self.emit_type("game_ended", {"scores": scores, "winners": winners})
 
 
 class StPeteNotation(Notation):
