@@ -51,6 +51,7 @@ from replay.notation import (
     escape,
     first_error,
     header_start,
+    numbered_seats,
     raw_text,
     split_header,
 )
@@ -218,13 +219,7 @@ def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
     header = split_header(text, problems)
     tags = {k.lower(): v for k, v in header.tags.items()}
     start = header_start(tags, KIND, problems)
-    seats: list[dict[str, Any]] = []
-    for number, raw, value in header.seats:
-        seat, _, name = value.partition(" ")
-        if not is_number(seat) or not name.strip():
-            problems.add(number, 1, raw.strip(), 'a seat is [Seat "<number> <name>"]')
-        else:
-            seats.append({"seat": int(seat), "name": name.strip()})
+    seats = numbered_seats(header, problems)
     seats.sort(key=lambda s: s["seat"])
     names = {s["name"].lower(): s["seat"] for s in seats}
     first = names.get(tags.get("firstplayer", "").strip().lower())

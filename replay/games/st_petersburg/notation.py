@@ -33,7 +33,19 @@ from typing import Any
 
 from replay.contract import Notation
 from replay.events import Event, EventPayload
-from replay.notation import RAW, Collector, LineReader, Parsed, escape, header_start, name_at, raw_fields, raw_text, split_header
+from replay.notation import (
+    RAW,
+    Collector,
+    LineReader,
+    Parsed,
+    escape,
+    header_start,
+    name_at,
+    numbered_seats,
+    raw_fields,
+    raw_text,
+    split_header,
+)
 from replay.numbers import is_number
 from replay.problems import Level
 
@@ -169,13 +181,7 @@ class StPeteNotation(Notation):
         header = split_header(text, problems)
         tags = {k.lower(): v for k, v in header.tags.items()}
         start = header_start(tags, KIND, problems)
-        seats: list[dict[str, Any]] = []
-        for number, raw, value in header.seats:
-            seat, _, name = value.partition(" ")
-            if not is_number(seat) or not name.strip():
-                problems.add(number, 1, raw.strip(), 'a seat is [Seat "<number> <name>"]')
-            else:
-                seats.append({"seat": int(seat), "name": name.strip()})
+        seats = numbered_seats(header, problems)
         markers = tags.get("markers", "").split()
         if start is None:
             out.problems = problems.problems
