@@ -210,4 +210,4 @@ EVENT_TYPES = (GameStarted, TokensRevealed, WondersRevealed, WonderPicked, AgeDe
                ProgressTaken, TokensDrawn, CardDestroyed, DiscardBuilt, StarterChosen, GameEnded)
 
 # --- Pantheon: the expansion's events (pantheon_events.py)
-EVENT_TYPES += PANTHEON_EVENT_TYPES
+EVENT_TYPES += PANTHEON_EVENT_TYPES  # type: ignore[assignment]

@@ -427,7 +427,7 @@ def power_options(state: State, seat: int, divinity_id: str) -> list[dict[str, A
     else:
         refs = [f"{s}:{t}" for s in (0, 1) for t in state.loot[s]]
         out = [{"discarded": a, **({"applied": b} if b else {})} for a in refs
-               for b in ([r for r in refs if r != a] or [None])]
+               for b in ([r for r in refs if r != a] or [""])]
     return out or [{}]
 
 

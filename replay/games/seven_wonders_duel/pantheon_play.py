@@ -120,6 +120,6 @@ def chance(state: State, t: str, rng: random.Random) -> EventPayload:
 
 
 def _from_top(pan: dict[str, Any], mythology: str, n: int, rng: random.Random) -> list[str]:
-    known = pan["tops"][mythology][:n]
+    known: list[str] = pan["tops"][mythology][:n]
     rest = sorted(d for d in pan["decks"][mythology] if d not in pan["tops"][mythology])
     return known + rng.sample(rest, n - len(known))
