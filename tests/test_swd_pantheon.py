@@ -44,6 +44,16 @@ def copy(state: State) -> State:
 
 def tables(events: list[Event]) -> list[tuple[State, Event]]:
     """Each event after the start with (a copy of) the table it was applied to."""
+    key = id(events)
+    if key not in _TABLES:
+        _TABLES[key] = (events, _tables(events))
+    return _TABLES[key][1]
+
+
+_TABLES: dict[int, tuple[list[Event], list[tuple[State, Event]]]] = {}
+
+
+def _tables(events: list[Event]) -> list[tuple[State, Event]]:
     r = Replay(GAME)
     r.push(events[0])
     out = []
@@ -70,7 +80,7 @@ def first(seeds: range, test: Any) -> tuple[State, Event]:
         for bots in BOTS:
             for state, e in tables(game(seed, bots)):
                 if test(state, e):
-                    return state, e
+                    return copy(state), e
     raise AssertionError("no simulated game has it")
 
 
@@ -206,6 +216,7 @@ def test_the_conformance_checks_hold_for_the_pantheon_pack():
     import random
 
     from conformance.test_conformance import _mutate
+
     from replay.services.page import ALL, page_data, page_state
 
     events = game(2)
@@ -352,11 +363,11 @@ def test_the_price_is_the_space_s_for_the_seat_the_gate_s_double_and_the_coins_m
 def _age_two_table() -> State:
     """The table at Age II's first turn (the Divinities turned up, the Gate placed)."""
     for seed in range(10):
-        for state, e in tables(game(seed)):
+        for state, _e in tables(game(seed)):
             if state.phase == PLAY and state.age == 2 and not state.taken:
                 assert all(sp is not None and sp["face_up"] for sp in state.pantheon["spaces"])
                 assert sum(1 for sp in state.pantheon["spaces"] if sp["divinity"] == "gate") == 1
-                return state
+                return copy(state)
     raise AssertionError("no Age II")
 
 
