@@ -521,6 +521,59 @@ def test_the_activations_are_recorded_for_analytics_with_their_age():
     assert all(a["age"] >= 2 for seat in (0, 1) for a in state.pantheon["activated"][seat])
 
 
+def test_the_powers_do_what_their_text_says():
+    def power(divinity: str, need: str | None = None) -> tuple[State, Event, State]:
+        state, e = first(range(60), lambda s, e: e.type == "divinity_power" and e.payload["divinity"] == divinity
+                         and (need is None or e.payload.get(need) is not None))
+        after = copy(state)
+        GAME.rules.apply(after, e)
+        return state, e, after
+
+    state, e, after = power("nisaba", "card")
+    seat = e.payload["seat"]
+    assert after.pantheon["snake"] == [seat, e.payload["card"]]
+    symbol = next(x.symbol for x in state.card(e.payload["card"]).effects if x.type == "science")
+    assert after.symbols(seat).count(symbol) == state.symbols(seat).count(symbol) + 1
+    state, e, after = power("baal", "card")
+    seat, card = e.payload["seat"], e.payload["card"]
+    assert card in after.built[seat] and card not in after.built[1 - seat] and card in state.built[1 - seat]
+    state, e, after = power("anubis", "wonder")
+    owner = 0 if e.payload["wonder"] in state.built_wonders[0] else 1
+    under = state.under[owner][state.built_wonders[owner].index(e.payload["wonder"])]
+    assert e.payload["wonder"] not in after.built_wonders[owner] and after.discard[-1] == under
+    state, e, after = power("isis", "card")
+    assert e.payload["wonder"] in after.built_wonders[e.payload["seat"]]
+    assert after.discard.count(e.payload["card"]) == state.discard.count(e.payload["card"]) - 1
+    state, e, after = power("ra", "wonder")
+    assert e.payload["wonder"] in after.wonders[e.payload["seat"]] and e.payload["wonder"] in state.wonders[1 - e.payload["seat"]]
+    state, e, after = power("minerva", "space")
+    assert after.pantheon["minerva"] == e.payload["space"]
+    state, e, after = power("neptune", "applied")
+    side, token = e.payload["applied"].split(":")
+    loss = next(t.coins for t in PACK.military.tokens if t.id == token)
+    assert after.coins[int(side)] == state.coins[int(side)] - min(state.coins[int(side)], loss)
+    assert token not in after.loot[int(side)]
+    state, e, after = power("zeus", "slot")
+    assert e.payload["slot"] in after.taken
+    if state.slots[e.payload["slot"]] is not None:
+        assert after.discard[-1] == state.slots[e.payload["slot"]]
+
+
+def test_the_divinities_without_a_choice_act_at_once():
+    for divinity, check in (
+            ("tanit", lambda b, a, s, paid: a.spendable(s) == b.spendable(s) - paid + 12),
+            ("astarte", lambda b, a, s, paid: a.pantheon["reserve"][s] == b.pantheon["reserve"][s] + 7
+             - max(0, paid - b.coins[s])),
+            ("ishtar", lambda b, a, s, paid: a.symbols(s).count("law") == b.symbols(s).count("law") + 1),
+            ("mars", lambda b, a, s, paid: b.pantheon["minerva"] is not None
+             or a.pawn == max(-9, min(9, b.pawn + (2 if s == 0 else -2)))),
+            ("aphrodite", lambda b, a, s, paid: scores(a)[s]["pantheon"] == scores(b)[s]["pantheon"] + 9)):
+        state, e = first(range(60), lambda s, e, d=divinity: e.type == "divinity_activated" and e.payload["divinity"] == d)
+        after = copy(state)
+        GAME.rules.apply(after, e)
+        assert check(state, after, e.payload["seat"], e.payload["paid"]), divinity
+
+
 def test_every_pantheon_rule_id_is_tested():
     """Runs last in this file: every swd.pantheon rule id was met by a test above."""
     assert {r for r in RULES if r.startswith("swd.pantheon.")} - seen_rules == set()

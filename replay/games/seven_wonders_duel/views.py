@@ -62,7 +62,7 @@ class DuelViews(Views[State]):
             return f"{p['slot']} turned up: {p['card']}"
         if t == "card_played":
             verb = {"construct": "constructs", "discard": "discards", "wonder": f"builds {p.get('wonder')} with"}[p["action"]]
-            how = " (free by chain)" if p.get("free") else ""
+            how = " (free by chain)" if p.get("free") == "chain" else " (1 coin, Engineering)" if p.get("free") else ""
             bought = ", ".join(f"{k} {r}" for r, k in (p.get("bought") or {}).items())
             return f"{who(p['seat'])} {verb} {p['card']}{how}" + (f", buying {bought}" if bought else "")
         if t == "progress_taken":
