@@ -17,6 +17,7 @@ from replay.errors import RuleViolation
 from replay.events import Event
 from replay.games.seven_wonders_duel import GAME, simulate_game
 from replay.games.seven_wonders_duel.legal import legal_plays, play_of
+from replay.games.seven_wonders_duel.pack import MYTHOLOGIES
 from replay.games.seven_wonders_duel.pantheon import activation_cost, divinities, power_options
 from replay.games.seven_wonders_duel.pantheon_play import payload as pantheon_payload
 from replay.games.seven_wonders_duel.rules import RULES, claims_of
@@ -572,6 +573,28 @@ def test_the_divinities_without_a_choice_act_at_once():
         after = copy(state)
         GAME.rules.apply(after, e)
         assert check(state, after, e.payload["seat"], e.payload["paid"]), divinity
+
+
+def test_the_pack_option_one_mythology_token_of_each():
+    one_each = PACK.model_copy(update={"options": PACK.options.model_copy(update={"mythology_tokens": "one_of_each"})})
+    assert one_each.content_hash != PACK.content_hash
+    for seed in range(3):
+        events = simulate_game(f"one-each-{seed}", NAMES, seed, ("random",), one_each)
+        placed = next(e for e in events if e.type == "pantheon_tokens_placed")
+        assert sorted(placed.payload["tokens"].values()) == sorted(MYTHOLOGIES)
+        assert not replay(GAME, events, GAME.library(extra=[one_each])).problems
+    r = Replay(GAME, GAME.library(extra=[one_each]))
+    twice = None
+    for e in simulate_game("one-each", NAMES, 5, ("random",), one_each):
+        if e.type == "pantheon_tokens_placed":
+            slots = sorted(e.payload["tokens"])
+            twice = with_payload(e, tokens={**e.payload["tokens"], slots[0]: e.payload["tokens"][slots[1]]})
+            break
+        r.push(e)
+    assert twice is not None and r.state is not None
+    assert refused(r.state, twice) == "swd.pantheon.tokens"
+    # under the default, the same twice is fine (two tokens of each mythology in the box)
+    assert PACK.options.mythology_tokens == "random"
 
 
 def test_every_pantheon_rule_id_is_tested():

@@ -86,10 +86,12 @@ def token_slots(pack: DuelPack, age: int) -> tuple[str, ...]:
 
 def token_supply(pack: DuelPack, age: int) -> Counter[str]:
     """The tokens the slots of Age ``age`` are drawn from: the box's Mythology tokens (the same
-    number of each mythology), or the Offering tokens (``offering_<coins>``)."""
+    number of each mythology; one each with the pack option ``mythology_tokens: one_of_each``), or
+    the Offering tokens (``offering_<coins>``)."""
     assert pack.pantheon is not None
     if age == 1:
-        each = pack.pantheon.components.mythology_tokens // len(MYTHOLOGIES)
+        each = 1 if pack.options.mythology_tokens == "one_of_each" else \
+            pack.pantheon.components.mythology_tokens // len(MYTHOLOGIES)
         return Counter(dict.fromkeys(MYTHOLOGIES, each))
     return Counter(f"offering_{c}" for c in pack.pantheon.setup.offering_discounts)
 
