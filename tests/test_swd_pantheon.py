@@ -520,6 +520,11 @@ def test_the_activations_are_recorded_for_analytics_with_their_age():
         assert recorded == made
     assert any(state.pantheon["activated"])
     assert all(a["age"] >= 2 for seat in (0, 1) for a in state.pantheon["activated"][seat])
+    before, e = first(range(5), lambda s, e: e.type == "divinity_activated")
+    assert GAME.rules.position(before, e).turn == before.turn + 1  # an activation is a turn
+    after = copy(before)
+    GAME.rules.apply(after, e)
+    assert after.turn == before.turn + 1 and after.last_taker == e.payload["seat"]
 
 
 def test_the_powers_do_what_their_text_says():

@@ -640,7 +640,7 @@ class DuelRules(Rules[State, DuelPack]):
     def position(self, state: State, event: Event) -> Position:
         p = event.payload
         seat = p.get("seat") if isinstance(p.get("seat"), int) else None
-        turn = state.turn + 1 if event.type == "card_played" else state.turn or None
+        turn = state.turn + 1 if event.type in ("card_played", "divinity_activated") else state.turn or None  # Pantheon
         return Position(turn=turn, round=state.age or None, seat=seat)
 
     def legal_actions(self, state: State, seat: int) -> Sequence[Any]:
