@@ -29,6 +29,7 @@ class SevenWondersDuel(Game[State, DuelPack]):
     end_types = frozenset({"game_ended"})
     pack_model = DuelPack
     default_pack = "7wd-duel-base"
+    offered_packs = ("7wd-duel-base", "7wd-duel-pantheon")  # Pantheon: held to the conformance suite too
 
     rules = DuelRules()
     views = DuelViews()
