@@ -18,8 +18,9 @@ from replay.events import Event
 from replay.games.seven_wonders_duel import GAME, simulate_game
 from replay.games.seven_wonders_duel.legal import legal_plays, play_of
 from replay.games.seven_wonders_duel.pack import MYTHOLOGIES
-from replay.games.seven_wonders_duel.pantheon import activation_cost, divinities, power_options
+from replay.games.seven_wonders_duel.pantheon import activation_cost, divinities
 from replay.games.seven_wonders_duel.pantheon_play import payload as pantheon_payload
+from replay.games.seven_wonders_duel.pantheon_powers import options as power_options
 from replay.games.seven_wonders_duel.rules import RULES, claims_of
 from replay.games.seven_wonders_duel.scoring import scores
 from replay.games.seven_wonders_duel.state import PENDING, PLAY, State

@@ -1,5 +1,6 @@
 """The Pantheon expansion's rules (7 Wonders Duel): checked, then applied, like the base game's
-(:mod:`.rules`), which calls in here from small marked hooks.
+(:mod:`.rules`), which calls in here from small marked hooks. The powers that ask a choice are
+in :mod:`.pantheon_powers`.
 
 Kept apart so that the base game's modules hold only those hooks, and everything the expansion
 adds to the table lives in one plain dict, ``State.pantheon`` (None when the pack does not play
@@ -26,6 +27,7 @@ from replay.errors import RuleViolation
 from replay.events import Event
 from replay.problems import Problem
 
+from . import pantheon_powers as powers
 from . import rules as base
 from .pack import MYTHOLOGIES, Card, Divinity, DuelPack, Effect
 from .state import PENDING, PLAY, State
@@ -316,12 +318,12 @@ def check(state: State, event: Event) -> int | None:
             raise refuse(state, event, "swd.pantheon.enki", f"{want} different tokens of " + ", ".join(pool),
                          ", ".join(tokens))
     elif t == "divinity_power":
-        options = power_options(state, task[1], task[2])
-        chosen = power_of(p)
+        options = powers.options(state, task[1], task[2])
+        chosen = powers.chosen(p)
         if p["divinity"] != task[2] or chosen not in options:
             raise refuse(state, event, "swd.pantheon.power",
-                         f"{task[2]}'s power on " + "; ".join(_words(o) for o in options[:12]),
-                         f"{p['divinity']}'s power on {_words(chosen)}")
+                         f"{task[2]}'s power on " + "; ".join(powers.words(o) for o in options[:12]),
+                         f"{p['divinity']}'s power on {powers.words(chosen)}")
     return None
 
 
@@ -402,46 +404,6 @@ def _check_activation(state: State, event: Event) -> int:
     return cost
 
 
-def power_options(state: State, seat: int, divinity_id: str) -> list[dict[str, Any]]:
-    """What ``divinity_id``'s power may be used on now, each as the payload's fields; ``[{}]`` when nothing."""
-    divinity = divinities(state.pack)[divinity_id]
-    e = next(e for e in divinity.effects if e.type in POWERS)
-    opponent = 1 - seat
-    out: list[dict[str, Any]]
-    if e.type == "progress_of_two":
-        out = [{"token": t} for t in _pan(state)["enki"]]
-    elif e.type == "snake":
-        out = [{"card": c.id} for c in state.cards(opponent) if c.colour == "green" and _symbol(c)]
-    elif e.type == "steal":
-        out = [{"card": c.id} for c in state.cards(opponent) if c.colour in e.colours]
-    elif e.type == "discard_from_structure":
-        out = [{"slot": s} for s in state.slots if s not in state.taken]
-    elif e.type == "discard_wonder_card":
-        out = [{"wonder": w} for s in (0, 1) for w in state.built_wonders[s]]
-    elif e.type == "wonder_from_discard":
-        out = [{"card": c, "wonder": w} for c in sorted(set(state.discard)) for w in base.buildable_wonders(state, seat)]
-    elif e.type == "steal_wonder":
-        out = [{"wonder": w} for w in state.wonders[opponent]
-               if w not in state.built_wonders[opponent] and w not in state.wonders_out]
-    elif e.type == "block_pawn":
-        capital = state.pack.military.capital
-        out = [{"space": x} for x in range(-capital, capital + 1) if x != state.pawn]
-    else:
-        refs = [f"{s}:{t}" for s in (0, 1) for t in state.loot[s]]
-        out = [{"discarded": a, **({"applied": b} if b else {})} for a in refs
-               for b in ([r for r in refs if r != a] or [""])]
-    return out or [{}]
-
-
-def power_of(p: dict[str, Any]) -> dict[str, Any]:
-    """The choice a ``divinity_power`` payload records (only the fields set)."""
-    return {k: p[k] for k in POWER_FIELDS if p.get(k) is not None}
-
-
-def _words(option: dict[str, Any]) -> str:
-    return ", ".join(f"{k} {v}" for k, v in option.items()) or "nothing"
-
-
 def _has(divinity: Divinity, effect_type: str) -> bool:
     return any(e.type == effect_type for e in divinity.effects)
 
@@ -474,7 +436,7 @@ def perform(state: State, event: Event, paid: int | None) -> list[Problem]:
         pan["enki"] = list(p["tokens"])
         state.seen_tokens += p["tokens"]
     else:
-        _power(state, p)
+        powers.use(state, p)
     _settle(state)
     return []
 
@@ -556,72 +518,3 @@ def activate(state: State, seat: int, divinity_id: str, via: str, paid: int) -> 
             tasks.append(["power", seat, divinity_id])
     if state.victory is None:
         state.queue[0:0] = tasks
-
-
-def _power(state: State, p: dict[str, Any]) -> None:
-    pan, seat = _pan(state), p["seat"]
-    opponent = 1 - seat
-    effect = next(e for e in divinities(state.pack)[p["divinity"]].effects if e.type in POWERS).type
-    chosen = power_of(p)
-    if not chosen:
-        return
-    if effect == "progress_of_two":
-        for other in pan["enki"]:
-            if other != p["token"]:
-                state.seen_tokens.remove(other)
-        pan["enki"] = []
-        base._token_taken(state, seat, p["token"])
-    elif effect == "snake":
-        pan["snake"] = [seat, p["card"]]
-        symbol = _symbol(state.card(p["card"]))
-        assert symbol is not None
-        base.science(state, seat, symbol)
-    elif effect == "steal":
-        state.built[opponent].remove(p["card"])
-        state.built[seat].append(p["card"])
-    elif effect == "discard_from_structure":
-        _zeus(state, p["slot"])
-    elif effect == "discard_wonder_card":
-        owner = 0 if p["wonder"] in state.built_wonders[0] else 1
-        i = state.built_wonders[owner].index(p["wonder"])
-        del state.built_wonders[owner][i]
-        state.discard.append(state.under[owner].pop(i))
-    elif effect == "wonder_from_discard":
-        state.discard.remove(p["card"])
-        base._wonder_built(state, seat, p["wonder"], p["card"])
-    elif effect == "steal_wonder":
-        state.wonders[opponent].remove(p["wonder"])
-        state.wonders[seat].append(p["wonder"])
-    elif effect == "block_pawn":
-        pan["minerva"] = p["space"]
-    else:
-        _neptune(state, p)
-
-
-def _zeus(state: State, slot: str) -> None:
-    """A card of the structure to the discard pile with its token; a face-down one is turned up
-    first (a chance event), and the cards it uncovers too."""
-    pan = _pan(state)
-    state.taken.append(slot)
-    pan["tokens"].pop(slot, None)
-    reveals = [task for task in state.queue if task[0] == "reveal"]
-    state.queue = [task for task in state.queue if not (task[0] == "reveal" and task[2] == slot)]
-    card = state.slots[slot]
-    if card is not None:
-        state.discard.append(card)
-    else:
-        state.queue.insert(0, ["reveal", None, slot])
-    pending = {task[2] for task in reveals}
-    layout = state.pack.layout(state.age)
-    state.queue += [["reveal", None, s] for s in layout.available(frozenset(state.taken))
-                    if state.slots[s] is None and s not in pending]
-
-
-def _neptune(state: State, p: dict[str, Any]) -> None:
-    side, token = p["discarded"].split(":")
-    state.loot[int(side)].remove(token)
-    if p.get("applied"):
-        side, token = p["applied"].split(":")
-        state.loot[int(side)].remove(token)
-        loss = next(t.coins for t in state.pack.military.tokens if t.id == token)
-        state.coins[int(side)] -= min(state.coins[int(side)], loss)

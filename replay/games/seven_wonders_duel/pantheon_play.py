@@ -17,7 +17,7 @@ from typing import Any
 
 from replay.events import Event, EventPayload
 
-from . import pantheon
+from . import pantheon, pantheon_powers
 from . import pantheon_events as pev
 from .pack import MYTHOLOGIES
 from .state import State
@@ -34,7 +34,7 @@ def play_of(event: Event) -> Play:
         return (t, p["divinity"], tuple(sorted(p.get("offerings") or [])))
     if t == "divinity_chosen":
         return (t, p["divinity"], p.get("space"))
-    return (t, p["divinity"], tuple(sorted(pantheon.power_of(p).items())))
+    return (t, p["divinity"], tuple(sorted(pantheon_powers.chosen(p).items())))
 
 
 def choices(state: State, seat: int, t: str) -> list[Play]:
@@ -42,7 +42,7 @@ def choices(state: State, seat: int, t: str) -> list[Play]:
     pan = pantheon._pan(state)
     what, _, detail = state.queue[0]
     if t == "divinity_power":
-        return [(t, detail, tuple(sorted(o.items()))) for o in pantheon.power_options(state, seat, detail)]
+        return [(t, detail, tuple(sorted(o.items()))) for o in pantheon_powers.options(state, seat, detail)]
     if what == "place":
         empty = [i for i, s in enumerate(pan["spaces"]) if s is None]
         return [(t, d, i) for d in pan["drawn"] for i in empty]

@@ -16,7 +16,7 @@ from typing import Any
 
 from replay.events import Event
 
-from . import pantheon
+from . import pantheon, pantheon_powers
 from .state import State
 
 
@@ -47,7 +47,7 @@ def headline(event: Event, names: Sequence[str]) -> str:
         return f"{who(p['seat'])} activates {p['divinity']}" + offered
     if t == "enki_drawn":
         return "progress tokens on Enki: " + ", ".join(p["tokens"])
-    on = ", ".join(f"{k} {v}" for k, v in pantheon.power_of(p).items()) or "nothing"
+    on = ", ".join(f"{k} {v}" for k, v in pantheon_powers.chosen(p).items()) or "nothing"
     return f"{who(p['seat'])} uses {p['divinity']}'s power on {on}"
 
 
