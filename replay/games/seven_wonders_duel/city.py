@@ -76,8 +76,8 @@ def check_payment(state: State, seat: int, cost: Cost, target: str | None, choic
         return PaymentProblem("swd.pay.resources", counts(cost.resources),
                               f"{counts(have)} (missing {counts(missing)})"), 0
     trade = trade_coins(state, seat, bought)
-    if cost.coins + trade > state.coins[seat]:
-        return PaymentProblem("swd.pay.coins", f"at most {state.coins[seat]} coins", f"{cost.coins + trade} coins"), 0
+    if cost.coins + trade > state.spendable(seat):
+        return PaymentProblem("swd.pay.coins", f"at most {state.spendable(seat)} coins", f"{cost.coins + trade} coins"), 0
     return None, trade
 
 
@@ -94,7 +94,7 @@ def payments(state: State, seat: int, cost: Cost, target: str | None = None) -> 
     """The ways ``seat`` can pay ``cost`` now, cheapest first: each use of its own choice producers
     (only for what its fixed production lacks), then the dearest of what is still missing left out
     by a discount, the rest bought. One payment per distinct use; none when it cannot be paid."""
-    if cost.coins > state.coins[seat]:
+    if cost.coins > state.spendable(seat):
         return []
     own = production(state, seat)
     need = Counter[str](cost.resources) - own.fixed
@@ -106,7 +106,7 @@ def payments(state: State, seat: int, cost: Cost, target: str | None = None) -> 
         discount = Counter(units[:allowed])
         bought = Counter(units[allowed:])
         coins = cost.coins + sum(price[r] * k for r, k in bought.items())
-        if coins > state.coins[seat]:
+        if coins > state.spendable(seat):
             continue
         payment = Payment(tuple(sorted(used.items())), tuple(sorted(discount.items())), tuple(sorted(bought.items())), coins)
         key = (payment.choices, payment.discount, payment.bought)

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from replay.events import EventPayload, GameStartedBase, Seat
 
 from .pack import RESOURCES, Resource
+from .pantheon_events import EVENT_TYPES as PANTHEON_EVENT_TYPES
 
 KIND = "7wonders-duel"
 ID = r"^[a-z][a-z0-9_]{0,40}$"
@@ -116,7 +117,8 @@ class CardPlayed(EventPayload):
     card: str = Field(pattern=ID)
     action: Action
     wonder: str | None = Field(default=None, pattern=ID, description="the Wonder built (action wonder)")
-    free: Literal["chain"] | None = Field(default=None, description="constructed for nothing by its chain symbol")
+    free: Literal["chain", "engineering"] | None = Field(
+        default=None, description="constructed for nothing by its chain symbol (Pantheon: for 1 coin by Engineering)")
     choices: dict[str, Resource] = Field(default_factory=dict)
     discount: dict[str, int] = Field(default_factory=dict)
     bought: dict[str, int] = Field(default_factory=dict)
@@ -190,6 +192,8 @@ class SeatScore(_Model):
     progress: int | None = None
     military: int | None = None
     treasury: int | None = None
+    pantheon: int | None = None
+    """Pantheon only: the Grand Temples, the Divinities' VP, the coins on Astarte."""
     total: int | None = None
 
 
@@ -204,3 +208,6 @@ class GameEnded(EventPayload):
 
 EVENT_TYPES = (GameStarted, TokensRevealed, WondersRevealed, WonderPicked, AgeDealt, CardRevealed, CardPlayed,
                ProgressTaken, TokensDrawn, CardDestroyed, DiscardBuilt, StarterChosen, GameEnded)
+
+# --- Pantheon: the expansion's events (pantheon_events.py)
+EVENT_TYPES += PANTHEON_EVENT_TYPES  # type: ignore[assignment]

@@ -16,6 +16,7 @@ from typing import Any
 
 from replay.events import Event
 
+from . import pantheon_play
 from .city import Payment, payments
 from .rules import buildable_wonders, chain_symbols, choices_of, expected
 from .state import State
@@ -23,6 +24,7 @@ from .state import State
 Play = tuple[Any, ...]
 ACTION_EVENTS = frozenset({"card_played", "wonder_picked", "progress_taken", "card_destroyed", "discard_built",
                            "starter_chosen"})
+ACTION_EVENTS |= pantheon_play.ACTIONS  # Pantheon
 
 
 def play(slot: str, card: str, action: str, wonder: str | None = None, free: str | None = None,
@@ -43,6 +45,8 @@ def play_of(event: Event) -> Play:
         return (t, p["token"], p.get("source", "board"))
     if t == "starter_chosen":
         return (t, p["starts"])
+    if t in pantheon_play.ACTIONS:  # Pantheon
+        return pantheon_play.play_of(event)
     return (t, p.get("card"))
 
 
@@ -60,6 +64,8 @@ def legal_plays(state: State, seat: int) -> list[Play]:
         return [(t, c) for c in choices_of(state)] or [(t, None)]
     if t == "starter_chosen":
         return [(t, 0), (t, 1)]
+    if t in pantheon_play.ACTIONS:  # Pantheon
+        return pantheon_play.choices(state, seat, t)
     return turn_plays(state, seat)
 
 
@@ -83,6 +89,8 @@ def turn_plays(state: State, seat: int) -> list[Play]:
             cost = wonder_by_id[w].cost
             assert cost is not None
             out += [play(slot, card_id, "wonder", w, payment=p) for p in payments(state, seat, cost, "wonder")]
+    if state.pantheon is not None:  # Pantheon: activations, Engineering
+        out += pantheon_play.turn_plays(state, seat)
     return out
 
 

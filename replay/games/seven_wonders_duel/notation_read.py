@@ -264,7 +264,7 @@ class _Reader(HeaderReader):
                 self.emit(StarterChosen, {"seat": seat, "starts": starts}, at=start)
 
     def card_played(self, seat: int, action: str, text: str, at: int) -> None:
-        """``<card> [@<slot>] [free chain] [(<payment>)] [{<claims>}]`` (``<Wonder> with`` first for a Wonder)."""
+        """``<card> [@<slot>] [free chain|engineering] [(<payment>)] [{<claims>}]`` (``<Wonder> with`` first for a Wonder)."""
         if not self.age_known(at):
             return
         fields: dict[str, Any] = {"seat": seat, "age": self.at.age, "action": action}
@@ -298,10 +298,12 @@ class _Reader(HeaderReader):
             return
         fields["slot"] = slot
         if parts.group("free") is not None:
-            if parts.group("free").lower() != "chain":
-                self.problem(at + parts.start("free"), parts.group("free"), "say 'free chain' (its chain symbol)")
+            free = parts.group("free").lower()
+            if free not in ("chain", "engineering"):
+                self.problem(at + parts.start("free"), parts.group("free"),
+                             "say 'free chain' (its chain symbol) or, with Pantheon, 'free engineering'")
                 return
-            fields["free"] = "chain"
+            fields["free"] = free
         if parts.group("pay") is not None and not self.payment(parts.group("pay"), at + parts.start("pay"), fields):
             return
         if parts.group("claims") is not None and not self.claims(parts.group("claims"), at + parts.start("claims"),

@@ -54,7 +54,7 @@ RESOURCE_WORDS: dict[str, str] = {
 }
 """Resource names as people write them (plurals, a few common other names) -> the pack's."""
 CATEGORY_WORDS: dict[str, str] = {
-    **{c: c for c in (*CATEGORIES, "total")}, "coins": "treasury", "money": "treasury", "wonder": "wonders",
+    **{c: c for c in (*CATEGORIES, "pantheon", "total")}, "coins": "treasury", "money": "treasury", "wonder": "wonders",
     "guild": "guilds", "blue": "civilian", "green": "science", "yellow": "commercial", "purple": "guilds",
     "tokens": "progress",
 }

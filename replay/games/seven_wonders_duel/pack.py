@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from replay.errors import PackError
-from replay.packs import PackPart, Provenanced, RulesPack
+from replay.packs import PackPart, Provenanced, RulesPack, added
 
 Resource = Literal["wood", "clay", "stone", "glass", "papyrus"]
 RAW: tuple[Resource, ...] = ("wood", "clay", "stone")
@@ -380,6 +380,10 @@ class Options(PackPart):
     """Which expansions a game uses (none: the base game)."""
 
     expansions: tuple[Expansion, ...] = ()
+    # --- Pantheon: a ruling players may choose
+    mythology_tokens: Literal["random", "one_of_each"] = added(
+        "random", "pantheon", description="Pantheon: Age I's Mythology tokens are drawn at random from the box's "
+        "(the rulebook; a mythology may come twice), or one of each mythology (the BGA game help)")
 
 
 class Combination(Provenanced):

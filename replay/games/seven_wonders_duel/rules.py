@@ -2,8 +2,9 @@
 
 An illegal event changes nothing and raises :class:`RuleViolation`; wrong claims (coins paid, the
 Conflict pawn, the coins looted, the scores, the victory) are returned after the event is
-applied, the rules' value standing. The expansions (Pantheon, Agora) are refused at the start:
-their rules are not implemented yet.
+applied, the rules' value standing. An expansion whose rules are not implemented (in
+``IMPLEMENTED``) is refused at the start. Pantheon's rules live in :mod:`.pantheon`, called from
+hooks marked ``# Pantheon``.
 """
 
 from __future__ import annotations
@@ -16,16 +17,15 @@ from replay.errors import PackError, RuleViolation
 from replay.events import Event
 from replay.problems import Location, Problem
 
+from . import pantheon
 from .city import check_payment
-from .events import CATEGORIES
 from .pack import Card, Cost, DuelPack
 from .scoring import per_total, scores, winners
 from .state import DEAL, DRAFT, OVER, PENDING, PLAY, SCORE, STARTER, TOKENS, State
 
 RULES = {
     "swd.start": "Two seats, 0 and 1; the first player is one of them.",
-    "swd.expansion": "The expansions' rules (Pantheon, Agora) are not implemented yet: a game whose pack plays one "
-                     "is refused.",
+    "swd.expansion": "A game whose pack plays an expansion whose rules are not implemented yet (Agora) is refused.",
     "swd.pack": "A game is played under a pack whose every part it uses is known.",
     "swd.expected": "Events come in the order the rules give: the setup, the draft, each Age's deal, the turns and "
                     "what each turn leads to, the start of the next Age, the end.",
@@ -62,6 +62,11 @@ RULES = {
 
 TASK_EVENTS = {"progress": "progress_taken", "library": "progress_taken", "draw": "tokens_drawn",
                "destroy": "card_destroyed", "discard_build": "discard_built", "reveal": "card_revealed"}
+
+# --- Pantheon: its rules, its tasks; the expansions whose rules are implemented
+RULES.update(pantheon.RULES)
+TASK_EVENTS.update(pantheon.TASK_EVENTS)
+IMPLEMENTED = {"pantheon"}
 
 
 def problem(state: State | None, event: Event, rule_id: str, expected: str, found: str, seat: Any = None) -> Problem:
@@ -118,7 +123,7 @@ def expected_words(state: State) -> str:
 
 def age_deck(pack: DuelPack, age: int) -> tuple[set[str], set[str]]:
     """The Age's cards and (Age III) the guilds that may join them."""
-    return set(pack.deck(age)), set(pack.guilds()) if age == 3 else set()
+    return set(pack.deck(age)), set(pantheon.third_age(pack)[0]) if age == 3 else set()
 
 
 # ----------------------------------------------------------------------------- checking
@@ -131,6 +136,8 @@ def check(state: State, event: Event) -> int | None:
     if state.phase == OVER:
         raise refuse(state, event, "swd.game-over", "no event", t)
     wanted, seat = expected(state)
+    if state.pantheon is not None and t == "divinity_activated" and wanted == "card_played":  # Pantheon
+        wanted = t
     if t != wanted:
         raise refuse(state, event, "swd.expected", expected_words(state), t, p.get("seat"))
     if seat is not None and p.get("seat") != seat:
@@ -158,12 +165,14 @@ def check(state: State, event: Event) -> int | None:
         if (p["card"] is None and options) or (p["card"] is not None and p["card"] not in options):
             rule = "swd.destroy" if t == "card_destroyed" else "swd.discard-built"
             raise refuse(state, event, rule, "one of " + (", ".join(options) or "none"), str(p["card"]), seat)
+    elif t in pantheon.TASK_EVENTS.values() or t == "divinity_activated":  # Pantheon
+        return pantheon.check(state, event)
     return None
 
 
 def _check_tokens(state: State, event: Event) -> None:
     tokens = event.payload["tokens"]
-    known = {t.id for t in state.pack.progress_tokens}
+    known = {t.id for t in state.pack.all_progress_tokens}
     want = state.pack.numbers.progress_on_board
     if len(tokens) != want or len(set(tokens)) != len(tokens) or not set(tokens) <= known:
         raise refuse(state, event, "swd.tokens", f"{want} different tokens of " + ", ".join(sorted(known)),
@@ -176,7 +185,7 @@ def _check_wonders(state: State, event: Event) -> None:
         raise refuse(state, event, "swd.expected", f"wonders_revealed {state.draft_set + 1}", f"wonders_revealed {p['set']}")
     wonders, pack = p["wonders"], state.pack
     before = set(state.wonders[0]) | set(state.wonders[1])
-    fresh = {w.id for w in pack.wonders} - before
+    fresh = {w.id for w in pack.all_wonders} - before
     want = pack.numbers.wonders_per_player
     if len(wonders) != want or len(set(wonders)) != len(wonders) or not set(wonders) <= fresh:
         raise refuse(state, event, "swd.draft.reveal", f"{want} different Wonders of " + ", ".join(sorted(fresh)),
@@ -209,8 +218,8 @@ def _deck_problem(pack: DuelPack, age: int, seen: list[str]) -> str | None:
     in_deck = sum(1 for c in seen if c in plain)
     if in_deck > len(plain) - pack.numbers.removed_per_age:
         return f"{in_deck} cards of the deck of {len(plain)} (three are removed unseen)"
-    if sum(1 for c in seen if c in guilds) > pack.numbers.guilds_per_game:
-        return f"more than {pack.numbers.guilds_per_game} guilds"
+    if sum(1 for c in seen if c in guilds) > pantheon.third_age(pack)[1]:
+        return f"more than {pantheon.third_age(pack)[1]} " + ("Grand Temples" if pack.pantheon else "guilds")
     return None
 
 
@@ -259,6 +268,8 @@ def judge(state: State, seat: int, p: dict[str, Any]) -> Problem | int:
                 return _bare("swd.chain", f"a building with the chain symbol {card.chain_from or '(none: it has no chain)'}",
                              "none in the city")
             return 0
+        if free == "engineering":  # Pantheon
+            return pantheon.engineering(state, seat, card)
         return _pay(state, seat, card.cost, "blue" if card.colour == "blue" else None, p)
     if free is not None:
         return _bare("swd.chain", "a Wonder paid for", "free by chain")
@@ -283,7 +294,7 @@ def _bare(rule_id: str, expected: str, found: str) -> Problem:
 
 
 def chain_symbols(state: State, seat: int) -> set[str]:
-    return {c.chain_gives for c in state.cards(seat) if c.chain_gives}
+    return {c.chain_gives for c in state.cards(seat) if c.chain_gives} | pantheon.chain_symbols(state, seat)
 
 
 def buildable_wonders(state: State, seat: int) -> list[str]:
@@ -303,7 +314,7 @@ def choices_of(state: State) -> list[str]:
 
 
 def unseen_tokens(state: State) -> list[str]:
-    return sorted(t.id for t in state.pack.progress_tokens if t.id not in state.seen_tokens)
+    return sorted(t.id for t in state.pack.all_progress_tokens if t.id not in state.seen_tokens)
 
 
 def _check_progress(state: State, event: Event) -> None:
@@ -348,6 +359,8 @@ def perform(state: State, event: Event, paid: int | None = None) -> list[Problem
         state.slots = {s.id: p["cards"].get(s.id) for s in state.pack.layout(state.age).slots}
         state.taken, state.seen = [], list(p["cards"].values())
         state.phase = PLAY
+        if state.pantheon is not None:  # Pantheon: the Age's tokens, the Divinities revealed
+            pantheon.after_deal(state)
     elif t == "starter_chosen":
         state.player = p["starts"]
         state.phase = DEAL
@@ -356,6 +369,8 @@ def perform(state: State, event: Event, paid: int | None = None) -> list[Problem
         found = _played(state, event, paid)
     elif t == "game_ended":
         found = _game_ended(state, event)
+    elif t in pantheon.TASK_EVENTS.values() or t == "divinity_activated":  # Pantheon
+        found = pantheon.perform(state, event, paid)
     else:
         _task_done(state, event)
     return found
@@ -389,9 +404,11 @@ def resolve_play(state: State, p: dict[str, Any], paid: int) -> int:
         numbers = state.pack.numbers
         state.coins[seat] += numbers.discard_coins + numbers.discard_coins_per_yellow * state.colour_count(seat, "yellow")
     else:
-        state.coins[seat] -= paid
+        pantheon.spend(state, seat, paid)  # Pantheon: Astarte's coins may pay too
         cost = state.pack.wonder_by_id[p["wonder"]].cost if p["action"] == "wonder" else card.cost
         trade = paid - (cost.coins if cost and paid else 0)
+        if p.get("free") == "engineering":  # Pantheon: Engineering's coin buys nothing from the bank
+            trade = 0
         if trade and state.has(1 - seat, "trade_income"):
             state.coins[1 - seat] += trade
         if p["action"] == "construct":
@@ -451,7 +468,10 @@ def military(state: State, seat: int, shields: int) -> int:
     """Move the Conflict pawn ``shields`` spaces towards the opponent's capital; the coins its military tokens loot."""
     track = state.pack.military
     direction = 1 if seat == 0 else -1
+    before = state.pawn
     state.pawn = max(-track.capital, min(track.capital, state.pawn + direction * shields))
+    if state.pantheon is not None:  # Pantheon: Minerva, Poliorcetics
+        pantheon.military_moved(state, seat, before)
     distance = state.pawn * direction
     opponent = 1 - seat
     looted = 0
@@ -495,6 +515,8 @@ def _wonder_built(state: State, seat: int, wonder_id: str, card_id: str) -> int:
             tasks.append(["discard_build", seat, None])
         elif e.type == "progress_from_box" and unseen_tokens(state):
             tasks += [["draw", seat, e.amount], ["library", seat, None]]
+        else:  # Pantheon: the Divine Theater
+            tasks += pantheon.wonder_task(state, seat, e)
     if state.has(seat, "wonders_replay"):
         state.again = True
     if state.victory is None:
@@ -508,6 +530,8 @@ def _task_done(state: State, event: Event) -> None:
     if t == "card_revealed":
         state.slots[p["slot"]] = p["card"]
         state.seen.append(p["card"])
+        if state.pantheon is not None:  # Pantheon: the token on the card, or Zeus's discard
+            pantheon.revealed(state, p["slot"], p["card"])
     elif t == "tokens_drawn":
         state.drawn = list(p["tokens"])
         state.seen_tokens += p["tokens"]
@@ -568,7 +592,7 @@ def _game_ended(state: State, event: Event) -> list[Problem]:
     found = []
     for claim in p.get("scores") or []:
         seat = claim["seat"]
-        for category in (*CATEGORIES, "total"):
+        for category in final[seat]:  # the categories, "total" (and with Pantheon, "pantheon")
             said = claim.get(category)
             if said is not None and said != final[seat][category]:
                 found.append(problem(state, event, "swd.claim.score", f"{category} {final[seat][category]}",
@@ -594,10 +618,14 @@ class DuelRules(Rules[State, DuelPack]):
             pack.require_complete()
         except PackError as exc:
             raise RuleViolation(Problem("swd.pack", RULES["swd.pack"], "a complete pack", str(exc), location)) from None
-        if pack.options.expansions:
-            raise RuleViolation(Problem("swd.expansion", RULES["swd.expansion"], "the base game (no expansion)",
-                                        f"pack {pack.id} plays {' and '.join(pack.options.expansions)}, whose rules "
-                                        "are not implemented yet", location))
+        missing = [x for x in pack.options.expansions if x not in IMPLEMENTED]
+        if missing:
+            raise RuleViolation(Problem("swd.expansion", RULES["swd.expansion"],
+                                        "the base game or " + " and ".join(sorted(IMPLEMENTED)),
+                                        f"pack {pack.id} plays {' and '.join(pack.options.expansions)}; the rules of "
+                                        f"{' and '.join(missing)} are not implemented yet", location))
+        if "pantheon" in pack.options.expansions:  # Pantheon
+            state.pantheon = pantheon.initial(pack)
         if [s["seat"] for s in seats] != [0, 1]:
             raise RuleViolation(Problem("swd.start", RULES["swd.start"], "seats 0 and 1",
                                         ", ".join(str(s["seat"]) for s in seats), location))
@@ -612,7 +640,7 @@ class DuelRules(Rules[State, DuelPack]):
     def position(self, state: State, event: Event) -> Position:
         p = event.payload
         seat = p.get("seat") if isinstance(p.get("seat"), int) else None
-        turn = state.turn + 1 if event.type == "card_played" else state.turn or None
+        turn = state.turn + 1 if event.type in ("card_played", "divinity_activated") else state.turn or None  # Pantheon
         return Position(turn=turn, round=state.age or None, seat=seat)
 
     def legal_actions(self, state: State, seat: int) -> Sequence[Any]:

@@ -5,6 +5,7 @@ coins). The most VP wins; a tie goes to the most civilian VP; still tied, the vi
 
 from __future__ import annotations
 
+from . import pantheon
 from .events import CATEGORIES
 from .pack import Effect
 from .state import State
@@ -14,6 +15,9 @@ COLOUR_CATEGORY = {"blue": "civilian", "green": "science", "yellow": "commercial
 
 def counted(state: State, seat: int, what: str) -> int:
     """How many of ``what`` (a colour, ``wonders``, ``coins``, ``progress_tokens``) ``seat`` has."""
+    tokens = pantheon.counted(state, seat, what)  # Pantheon: Mythology and Offering tokens
+    if tokens is not None:
+        return tokens
     if what == "wonders":
         return len(state.built_wonders[seat])
     if what == "coins":
@@ -53,7 +57,9 @@ def _seat_scores(state: State, seat: int) -> dict[str, int]:
             out[category] += per_total(state, seat, e, "vp")
     out["military"] = military_points(state, seat)
     out["treasury"] = state.coins[seat] // state.pack.numbers.coins_per_vp
-    out["total"] = sum(out[c] for c in CATEGORIES)
+    if state.pantheon is not None:  # Pantheon: Grand Temples, Divinities' VP, Astarte's coins
+        out["pantheon"] = pantheon.score(state, seat)
+    out["total"] = sum(out.values())
     return out
 
 

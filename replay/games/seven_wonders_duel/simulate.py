@@ -24,6 +24,7 @@ from replay.errors import ReplayError
 from replay.events import Event, EventPayload, Provenance, Seat
 
 from . import events as ev
+from . import pantheon, pantheon_play
 from .city import trade_coins
 from .legal import Play, legal_plays, payload_of
 from .pack import DuelPack
@@ -42,6 +43,8 @@ def choose(bot: str, state: State, seat: int, plays: list[Play], rng: random.Ran
     colour, effect, token = FAVOURED[bot]
 
     def value(p: Play) -> tuple[int, int]:
+        if p[0] == "divinity_activated":  # Pantheon
+            return pantheon_play.value(bot, state, seat, p)
         if p[0] == "progress_taken":
             return (1 if p[1] == token else 0), 0
         if p[0] != "card_played":
@@ -83,7 +86,7 @@ def simulate_game(game_id: str, names: Sequence[str], seed: int, bots: Sequence[
                              provenance=Provenance(source="simulated", detail=f"replay.games.seven_wonders_duel "
                                                    f"seed={seed} bots={','.join(bots)}")))
     hidden: dict[str, str] = {}
-    wonders = rng.sample(sorted(w.id for w in pack.wonders), 2 * pack.numbers.wonders_per_player)
+    wonders = rng.sample(sorted(w.id for w in pack.all_wonders), 2 * pack.numbers.wonders_per_player)
     state = game.state
     while state.phase != "over":
         game.emit(_next(state, players, rng, hidden, wonders))
@@ -96,7 +99,8 @@ def deal(pack: DuelPack, age: int, rng: random.Random) -> dict[str, str]:
     rng.shuffle(cards)
     cards = cards[pack.numbers.removed_per_age:]
     if age == 3:
-        cards += rng.sample(sorted(pack.guilds()), pack.numbers.guilds_per_game)
+        extra, count = pantheon.third_age(pack)  # Pantheon: Grand Temples instead of guilds
+        cards += rng.sample(sorted(extra), count)
         rng.shuffle(cards)
     return {slot.id: card for slot, card in zip(pack.layout(age).slots, cards)}
 
@@ -105,7 +109,7 @@ def _next(state: State, players: list[str], rng: random.Random, hidden: dict[str
     t, seat = expected(state)
     pack = state.pack
     if t == "tokens_revealed":
-        return ev.TokensRevealed(tokens=rng.sample(sorted(tok.id for tok in pack.progress_tokens),
+        return ev.TokensRevealed(tokens=rng.sample(sorted(tok.id for tok in pack.all_progress_tokens),
                                                    pack.numbers.progress_on_board))
     if t == "wonders_revealed":
         k = pack.numbers.wonders_per_player
@@ -123,6 +127,8 @@ def _next(state: State, players: list[str], rng: random.Random, hidden: dict[str
         assert seat is not None
         pool = unseen_tokens(state)
         return ev.TokensDrawn(seat=seat, tokens=rng.sample(pool, min(state.queue[0][2], len(pool))))
+    if t in pantheon_play.CHANCE:  # Pantheon
+        return pantheon_play.chance(state, t, rng)
     if t == "game_ended":
         final = scores(state)
         return ev.GameEnded(victory=state.victory, winners=winners(state),  # type: ignore[arg-type]
@@ -145,6 +151,8 @@ def _payload(state: State, seat: int, chosen: Play) -> EventPayload:
         return ev.CardDestroyed(seat=seat, card=chosen[1])
     if t == "discard_built":
         return ev.DiscardBuilt(seat=seat, card=chosen[1])
+    if t in pantheon_play.ACTIONS:  # Pantheon
+        return pantheon_play.payload(state, seat, chosen)
     return ev.StarterChosen(seat=seat, starts=chosen[1])
 
 

@@ -74,6 +74,8 @@ class State:
     chooser: int = 0
     victory: str | None = None
     winners: list[int] = field(default_factory=list)
+    # --- Pantheon (see pantheon.py): the expansion's part of the table, None without it
+    pantheon: dict[str, Any] | None = None
 
     @property
     def n(self) -> int:
@@ -93,7 +95,15 @@ class State:
         out += [(w, e) for w in self.built_wonders[seat] for e in pack.wonder_by_id[w].effects]
         tokens = {t.id: t for t in pack.all_progress_tokens}
         out += [(t, e) for t in self.tokens[seat] for e in tokens[t].effects]
+        if self.pantheon is not None:  # Pantheon: activated Divinities' symbols, the Snake's
+            from .pantheon import lasting_effects
+
+            out += lasting_effects(self, seat)
         return out
+
+    def spendable(self, seat: int) -> int:
+        """The coins ``seat`` may spend: its treasury (with Pantheon, and the coins on Astarte's card)."""
+        return self.coins[seat] + (self.pantheon["reserve"][seat] if self.pantheon is not None else 0)
 
     def has(self, seat: int, effect_type: str) -> bool:
         return any(e.type == effect_type for _, e in self.effects(seat))
@@ -111,6 +121,8 @@ class State:
 
     def data(self) -> dict[str, Any]:
         data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k != "pack"}
+        if self.pantheon is None:  # Pantheon: only its games have the key, so a base game's data is what it was
+            del data["pantheon"]
         return data
 
     @classmethod

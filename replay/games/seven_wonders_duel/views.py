@@ -16,7 +16,9 @@ from replay.contract import Result, Score, Views, ranks
 from replay.events import Event
 from replay.games.explain import explain_rule
 
+from . import pantheon_views
 from .events import CATEGORIES
+from .pantheon_events import EVENT_NAMES as PANTHEON_EVENTS
 from .rules import RULES, expected_words
 from .scoring import scores
 from .state import OVER, State
@@ -37,7 +39,8 @@ class DuelViews(Views[State]):
                 "tokens": {t.id: t.name for t in pack.all_progress_tokens},
                 "layouts": {str(lay.age): [{"id": s.id, "row": s.row, "col": s.col} for s in lay.slots]
                             for lay in pack.layouts},
-                "capital": pack.military.capital}
+                "capital": pack.military.capital,
+                **({"pantheon": pantheon_views.page_board(state)} if pack.pantheon else {})}  # Pantheon
 
     def headline(self, event: Event, names: Sequence[str]) -> str:
         p, t = event.payload, event.type
@@ -59,7 +62,7 @@ class DuelViews(Views[State]):
             return f"{p['slot']} turned up: {p['card']}"
         if t == "card_played":
             verb = {"construct": "constructs", "discard": "discards", "wonder": f"builds {p.get('wonder')} with"}[p["action"]]
-            how = " (free by chain)" if p.get("free") else ""
+            how = " (free by chain)" if p.get("free") == "chain" else " (1 coin, Engineering)" if p.get("free") else ""
             bought = ", ".join(f"{k} {r}" for r, k in (p.get("bought") or {}).items())
             return f"{who(p['seat'])} {verb} {p['card']}{how}" + (f", buying {bought}" if bought else "")
         if t == "progress_taken":
@@ -75,6 +78,8 @@ class DuelViews(Views[State]):
             return f"{who(p['seat'])} has {who(p['starts'])} start the next Age"
         if t == "game_ended":
             return "game ended" + (f": {p['victory']} victory" if p.get("victory") else "")
+        if t in PANTHEON_EVENTS:  # Pantheon
+            return pantheon_views.headline(event, names)
         return super().headline(event, names)
 
     def result(self, state: State) -> Result:
@@ -82,7 +87,8 @@ class DuelViews(Views[State]):
         supremacy = state.victory in ("military", "science")
         rank = ranks([(1 if supremacy and i in state.winners else 0, s["total"], s["civilian"]) for i, s in enumerate(final)])
         return Result(tuple(state.winners),
-                      tuple(Score(i, s["total"], rank[i], i in state.winners, {c: s[c] for c in CATEGORIES})
+                      tuple(Score(i, s["total"], rank[i], i in state.winners,
+                                  {c: s[c] for c in (*CATEGORIES, "pantheon") if c in s})  # Pantheon: its VP
                             for i, s in enumerate(final)),
                       finished=state.phase == OVER, tie_break="civilian")
 
@@ -103,6 +109,7 @@ class DuelViews(Views[State]):
                 by_colour.setdefault(card.colour or "", []).append(card.id)
             for colour, ids in by_colour.items():
                 lines.append(f"    {colour:<7} {', '.join(ids)}")
+        lines += pantheon_views.show(state, player)  # Pantheon
         if state.slots and not player:
             available = set(state.available())
             rows: dict[int, list[str]] = {}

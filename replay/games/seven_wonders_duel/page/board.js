@@ -60,11 +60,35 @@ return function (ctx) {
       '<div data-path="built_wonders[' + seat + ']">Wonders: ' + (ws || '<span class="meta">none yet</span>') + "</div>" +
       '<div data-path="built[' + seat + ']">' + (city || '<span class="meta">no building yet</span>') + "</div></div>";
   }).join("");
+  /* Pantheon: the spaces (each seat's price; face-down Divinities by their mythology's back), each
+   * seat's Mythology and Offering tokens, the coins on Astarte and the Divinities activated. */
+  var pantheon = "";
+  if (s.pantheon) {
+    var pb = b.pantheon || {}, gods = pb.divinities || {}, costs = pb.costs || [], p = s.pantheon;
+    var backs = { mesopotamian: "#15803d", phoenician: "#ca8a04", greek: "#1d4ed8", egyptian: "#6b7280", roman: "#b91c1c", gate: "#e2e8f0" };
+    var spaces = p.spaces.map(function (sp, i) {
+      var c = costs[i] || [0, 0], mine = s.first === 0 ? [c[0], c[1]] : [c[1], c[0]];
+      var price = ' <span class="meta">' + mine[0] + "/" + mine[1] + "</span>";
+      if (!sp) { return '<span data-path="pantheon.spaces[' + i + ']" class="meta">empty' + price + "</span>"; }
+      var g = gods[sp.divinity] || { name: sp.divinity, mythology: "" };
+      var face = sp.face_up ? esc(g.name) : "face down";
+      return '<span data-path="pantheon.spaces[' + i + ']" style="display:inline-block;margin:2px;padding:1px 6px;border-radius:4px;' +
+        "border:2px solid " + (backs[g.mythology] || "#334155") + '">' + face + price + "</span>";
+    }).join(" ");
+    var held = s.names.map(function (name, seat) {
+      var acts = p.activated[seat].map(function (a) { return esc((gods[a.divinity] || { name: a.divinity }).name) + " (Age " + a.age + ")"; });
+      return '<div data-path="pantheon.activated[' + seat + ']">' + esc(name) + ": mythology " + (esc(p.mythology[seat].join(", ")) || "none") +
+        " · offerings " + (p.offerings[seat].join(", ") || "none") + (p.reserve[seat] ? " · Astarte " + p.reserve[seat] : "") +
+        " · Divinities " + (acts.join(", ") || "none") + "</div>";
+    }).join("");
+    pantheon = '<div style="margin:6px 0">Pantheon (' + esc(s.names[0]) + "/" + esc(s.names[1]) + " price): " + spaces +
+      (p.minerva !== null ? ' · Minerva on <b data-path="pantheon.minerva">' + p.minerva + "</b>" : "") + "</div>" + held;
+  }
   return '<div class="meta">Age <b data-path="age">' + s.age + "</b> · turn " + s.turn + " · " + esc(s.phase) +
     ' · discard pile <b data-path="discard">' + s.discard.length + "</b>" +
     (s.victory ? " · " + esc(s.victory) + " victory" : "") + "</div>" +
     '<div data-path="pawn" data-value="' + s.pawn + '">' + esc(s.names[0]) + "'s capital " + track + " " + esc(s.names[1]) +
     "'s capital</div>" +
     '<div data-path="board_tokens">progress tokens: ' + (named(s.board_tokens, tokens) || "none") + "</div>" +
-    '<div style="margin:6px 0">' + structure + "</div>" + seats;
+    '<div style="margin:6px 0">' + structure + "</div>" + seats + pantheon;
 };
