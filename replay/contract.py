@@ -305,6 +305,12 @@ class Analytics:
         """A fresh observer for one game, which starts with ``start``."""
         raise NotImplementedError
 
+    def tables_played(self, pack: Any) -> frozenset[str]:
+        """The tables that games under ``pack`` fill (default: all). A table of an expansion's
+        (the Duel's Divinities) stays empty without it; the conformance suite asks each offered
+        pack's games to fill exactly these."""
+        return frozenset(self.tables)
+
     def reference_tables(self) -> dict[str, pa.Table]:
         """Small tables of rules data (dice faces, card counts)."""
         return {}

@@ -22,10 +22,11 @@ from replay.services.simulation import simulate_games
 
 
 def projected(tmp_path_factory: pytest.TempPathFactory, game: AnyGame, games: int, players: tuple[int, int],
-              bots: tuple[str, ...], seed: int) -> Archive:
-    """An archive of simulated games of one kind, projected through the command (``replay project``)."""
+              bots: tuple[str, ...], seed: int, pack: Any = None) -> Archive:
+    """An archive of simulated games of one kind (under ``pack``: default the game's), projected
+    through the command (``replay project``)."""
     archive = Archive.init(tmp_path_factory.mktemp(game.kind) / "archive")
-    simulate_games(game, archive, games, players, bots, seed=seed)
+    simulate_games(game, archive, games, players, bots, seed=seed, pack=pack)
     result = CliRunner().invoke(cli, ["project", "-a", str(archive.root)])
     assert result.exit_code == 0, result.output
     return archive
@@ -110,15 +111,17 @@ def strategies_unrecorded(game: AnyGame, bots: tuple[str, ...], tables: tuple[st
     assert rows[f"{schema}.players"] and all(r["strategy"] is None for t in tables for r in rows[f"{schema}.{t}"])
 
 
-def check_named(archive: Archive, kind: str, schema: str, names: tuple[str, ...]) -> None:
+def check_named(archive: Archive, kind: str, schema: str, names: tuple[str, ...],
+                elsewhere: dict[str, Archive] | None = None) -> None:
     """The game's named queries are exactly ``names``, each with its question and columns, and each
-    answers (through the command) with rows of exactly those columns."""
+    answers (through the command) with rows of exactly those columns: on ``archive``, or on the one
+    ``elsewhere`` gives for it (a query about an expansion, on its games)."""
     from replay.registry import registry
 
     queries = {k: q for k, q in all_queries(registry).items() if q.kind == kind}
     assert set(queries) == {f"{schema}.{q}" for q in names}
     assert all(q.question and q.columns for q in queries.values())
     for name in names:
-        rows = ask(archive, f"{schema}.{name}")
+        rows = ask((elsewhere or {}).get(name, archive), f"{schema}.{name}")
         assert rows, name
         assert list(rows[0]) == [c.strip() for c in queries[f"{schema}.{name}"].columns.split(",")], name

@@ -32,7 +32,7 @@ PACK = GAME.pack()
 assert isinstance(PACK, DuelPack)
 TOKEN = {t.id: t for t in PACK.all_progress_tokens}
 QUERIES = ("victory_types", "win_rate_by_first_player", "win_rate_by_wonder", "win_rate_by_progress_token",
-           "supremacy_pace", "points_by_category", "chain_use")
+           "supremacy_pace", "points_by_category", "chain_use", "win_rate_by_divinity")
 
 
 # ----------------------------------------------------------------------------- the archive
@@ -149,8 +149,10 @@ def test_the_archive_has_what_the_questions_ask_about(games: list[dict[str, Any]
     assert any(a["symbols"] >= 5 for _, a in every(games, "ages")) and any(a["pawn"] >= 6 for _, a in every(games, "ages"))
 
 
-def test_every_duel_query_is_named_with_its_question_and_answers_with_its_columns(archive: Archive) -> None:
-    query_check.check_named(archive, GAME.kind, "seven_wonders_duel", QUERIES)
+def test_every_duel_query_is_named_with_its_question_and_answers_with_its_columns(archive: Archive,
+                                                                                  pantheon_archive: Archive) -> None:
+    query_check.check_named(archive, GAME.kind, "seven_wonders_duel", QUERIES,
+                            {"win_rate_by_divinity": pantheon_archive})
 
 
 # ----------------------------------------------------------------------------- the tables against the replays
@@ -202,7 +204,7 @@ def test_ages_wonders_and_progress_are_the_replays(archive: Archive, games: list
 def test_every_table_is_filled_and_its_rows_fit_its_schema(archive: Archive, games: list[dict[str, Any]]) -> None:
     counts = {"games": len(games), "players": 2 * len(games), "plays": sum(len(g["plays"]) for g in games),
               "ages": sum(len(g["ages"]) for g in games), "wonders": sum(len(g["wonders"]) for g in games),
-              "progress": sum(len(g["progress"]) for g in games)}
+              "progress": sum(len(g["progress"]) for g in games), "divinities": 0}  # Pantheon's: none here
     query_check.check_tables(archive, GAME, counts)
 
 
@@ -318,3 +320,42 @@ def test_chain_use(archive: Archive, games: list[dict[str, Any]]) -> None:
                        "chains_per_winner": mean([a["chains"] for a, w in v if w]),
                        "chains_per_other": mean([a["chains"] for a, w in v if not w])} for k, v in by.items()}
     agree(ask(archive, "chain_use"), ("age",), expected)
+
+
+# ----------------------------------------------------------------------------- Pantheon
+
+
+@pytest.fixture(scope="module")
+def pantheon_archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
+    return query_check.projected(tmp_path_factory, GAME, 24, (2, 2), ("random", "military"), seed=5,
+                                 pack=GAME.pack("7wd-duel-pantheon"))
+
+
+def test_win_rate_by_divinity(pantheon_archive: Archive) -> None:
+    """Each game replayed strictly: the Divinities its table says were activated (their turns' events
+    counted apart), its winners from ``Views.result``."""
+    activations = []
+    for g in pantheon_archive.games():
+        events = pantheon_archive.read_game(g.game_id)
+        r: Replay[Any] = Replay(GAME, pantheon_archive.library(GAME.kind), level="raise")
+        for e in events:
+            r.push(e)
+        result = GAME.views.result(r.state)
+        assert result is not None
+        done = r.state.pantheon["activated"]
+        turns = [e.payload["seat"] for e in events if e.type == "divinity_activated"]
+        assert [sum(a["via"] == "pantheon" for a in done[s]) for s in (0, 1)] == [turns.count(s) for s in (0, 1)]
+        activations += [{**a, "won": seat in result.winners} for seat in (0, 1) for a in done[seat]]
+    pantheon = GAME.pack("7wd-duel-pantheon").pantheon
+    mythology = {d.id: d.mythology for d in (*pantheon.divinities, pantheon.gate)}
+    by = grouped((a["divinity"], a) for a in activations)
+    expected = {(k,): {"mythology": mythology[k], "activated": len(v), "wins": sum(a["won"] for a in v),
+                       "win_rate": rate(v, lambda a: a["won"]), "avg_age": mean([a["age"] for a in v]),
+                       "avg_paid": mean([a["paid"] for a in v]), "through_gate": sum(a["via"] == "gate" for a in v),
+                       "through_theater": sum(a["via"] == "theater" for a in v)} for k, v in by.items()}
+    assert len(expected) >= 8  # most Divinities come up in two dozen games
+    agree(ask(pantheon_archive, "win_rate_by_divinity"), ("divinity",), expected)
+
+
+def test_a_base_game_has_no_divinity(archive: Archive) -> None:
+    assert ask(archive, "win_rate_by_divinity") == []

@@ -12,7 +12,9 @@ The core derives ``games`` and ``players`` for every kind; the Duel adds what on
 * ``ages``: one row per seat and Age played: the pawn and the symbols when the Age ended (or the
   game, if a supremacy ended it during the Age), what the seat did in it;
 * ``wonders``: one row per Wonder drafted: built or not, when;
-* ``progress``: one row per progress token taken, from the board or the box (the Great Library).
+* ``progress``: one row per progress token taken, from the board or the box (the Great Library);
+* ``divinities`` (Pantheon games only): one row per Divinity activated: its mythology, the Age,
+  how (a turn's activation, the Gate, the Divine Theater) and the coins paid.
 
 Every value comes from the rules' replay (the state after each event, the rules' :func:`check`
 for a play's coins, :func:`scores`), never from the events' claims. A seat's ``strategy`` is the
@@ -68,7 +70,13 @@ TABLES: dict[str, pa.Schema] = {
         ("game_id", pa.string()), ("seq", pa.int64()), ("age", pa.int32()), *_SEAT, *_GAME_END, ("token", pa.string()),
         ("source", pa.string()),
     ]),
+    "divinities": pa.schema([
+        ("game_id", pa.string()), *_SEAT, *_GAME_END, ("divinity", pa.string()), ("mythology", pa.string()),
+        ("age", pa.int32()), ("via", pa.string()), ("paid", pa.int32()),
+    ]),
 }
+EXPANSION_TABLES = {"divinities": "pantheon"}
+"""The tables only an expansion's games fill, and the expansion."""
 
 
 def towards(state: State, seat: int) -> int:
@@ -167,6 +175,13 @@ class _Rows(TableObserver):
                     "wonder": wonder, "draft_set": 1 + i // 2, "built": play is not None,
                     "age_built": play["age"] if play else None, "turn_built": play["turn"] if play else None,
                 })
+            if state.pantheon is not None and state.pack.pantheon is not None:
+                mythology = {d.id: d.mythology for d in (*state.pack.pantheon.divinities, state.pack.pantheon.gate)}
+                self.out["divinities"] += [
+                    {"game_id": self.game_id, **self._seat(state, seat), "victory": victory, "won": seat in won,
+                     "divinity": a["divinity"], "mythology": mythology[a["divinity"]], "age": a["age"],
+                     "via": a["via"], "paid": a["paid"]}
+                    for a in state.pantheon["activated"][seat]]
 
     def rows(self) -> dict[str, list[dict[str, Any]]]:
         return self.out
@@ -185,6 +200,10 @@ def _counts(plays: list[dict[str, Any]]) -> dict[str, int]:
 class DuelAnalytics(Analytics):
     schema = "seven_wonders_duel"
     tables = TABLES
+
+    def tables_played(self, pack: Any) -> frozenset[str]:
+        played = set(pack.options.expansions)
+        return frozenset(t for t in TABLES if EXPANSION_TABLES.get(t, "") in played | {""})
 
     def observer(self, start: Event) -> TableObserver:
         return _Rows(start)
