@@ -25,13 +25,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from replay.events import EventPayload, GameStartedBase, Seat
 
+from .agora_events import AGORA_EVENT_TYPES
 from .pack import RESOURCES, Resource
 
 KIND = "7wonders-duel"
 ID = r"^[a-z][a-z0-9_]{0,40}$"
 SLOT = r"^r[1-9]c[0-9]{1,2}$"
 Action = Literal["construct", "discard", "wonder"]
-Victory = Literal["military", "science", "civilian"]
+Victory = Literal["military", "science", "civilian", "political"]
 Category = Literal["civilian", "science", "commercial", "guilds", "wonders", "progress", "military", "treasury"]
 CATEGORIES: tuple[Category, ...] = ("civilian", "science", "commercial", "guilds", "wonders", "progress", "military",
                                     "treasury")
@@ -190,6 +191,7 @@ class SeatScore(_Model):
     progress: int | None = None
     military: int | None = None
     treasury: int | None = None
+    senate: int | None = Field(default=None, description="Agora: the points of the chambers controlled")
     total: int | None = None
 
 
@@ -204,3 +206,4 @@ class GameEnded(EventPayload):
 
 EVENT_TYPES = (GameStarted, TokensRevealed, WondersRevealed, WonderPicked, AgeDealt, CardRevealed, CardPlayed,
                ProgressTaken, TokensDrawn, CardDestroyed, DiscardBuilt, StarterChosen, GameEnded)
+EVENT_TYPES = (*EVENT_TYPES, *AGORA_EVENT_TYPES)  # type: ignore[assignment]  # Agora's (agora_events.py)

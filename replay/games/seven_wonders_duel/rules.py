@@ -24,8 +24,8 @@ from .state import DEAL, DRAFT, OVER, PENDING, PLAY, SCORE, STARTER, TOKENS, Sta
 
 RULES = {
     "swd.start": "Two seats, 0 and 1; the first player is one of them.",
-    "swd.expansion": "The expansions' rules (Pantheon, Agora) are not implemented yet: a game whose pack plays one "
-                     "is refused.",
+    "swd.expansion": "An expansion whose rules are not implemented yet is refused at the start (implemented: "
+                     "agora.IMPLEMENTED).",
     "swd.pack": "A game is played under a pack whose every part it uses is known.",
     "swd.expected": "Events come in the order the rules give: the setup, the draft, each Age's deal, the turns and "
                     "what each turn leads to, the start of the next Age, the end.",
@@ -85,6 +85,12 @@ def drafter(state: State) -> int:
 
 def expected(state: State) -> tuple[str, int | None]:
     """The event the rules wait for, and the seat that makes it (None: chance or the table)."""
+    # --- Agora: what the expansion waits for comes first
+    if state.agora is not None:
+        waiting = agora.expected_task(state)
+        if waiting is not None:
+            return waiting
+    # --- end Agora
     if state.phase == TOKENS:
         return "tokens_revealed", None
     if state.phase == DRAFT:
@@ -131,6 +137,10 @@ def check(state: State, event: Event) -> int | None:
     if state.phase == OVER:
         raise refuse(state, event, "swd.game-over", "no event", t)
     wanted, seat = expected(state)
+    # --- Agora: the expansion's own events
+    if state.agora is not None and t in AGORA_TYPES:
+        return agora.check(state, event)
+    # --- end Agora
     if t != wanted:
         raise refuse(state, event, "swd.expected", expected_words(state), t, p.get("seat"))
     if seat is not None and p.get("seat") != seat:
@@ -158,12 +168,16 @@ def check(state: State, event: Event) -> int | None:
         if (p["card"] is None and options) or (p["card"] is not None and p["card"] not in options):
             rule = "swd.destroy" if t == "card_destroyed" else "swd.discard-built"
             raise refuse(state, event, rule, "one of " + (", ".join(options) or "none"), str(p["card"]), seat)
+    # --- Agora: the Senators of the Age decks
+    if state.agora is not None and t in ("age_dealt", "card_revealed"):
+        agora.check_senators(state, event)
+    # --- end Agora
     return None
 
 
 def _check_tokens(state: State, event: Event) -> None:
     tokens = event.payload["tokens"]
-    known = {t.id for t in state.pack.progress_tokens}
+    known = {t.id for t in state.pack.all_progress_tokens}
     want = state.pack.numbers.progress_on_board
     if len(tokens) != want or len(set(tokens)) != len(tokens) or not set(tokens) <= known:
         raise refuse(state, event, "swd.tokens", f"{want} different tokens of " + ", ".join(sorted(known)),
@@ -176,7 +190,7 @@ def _check_wonders(state: State, event: Event) -> None:
         raise refuse(state, event, "swd.expected", f"wonders_revealed {state.draft_set + 1}", f"wonders_revealed {p['set']}")
     wonders, pack = p["wonders"], state.pack
     before = set(state.wonders[0]) | set(state.wonders[1])
-    fresh = {w.id for w in pack.wonders} - before
+    fresh = {w.id for w in pack.all_wonders} - before
     want = pack.numbers.wonders_per_player
     if len(wonders) != want or len(set(wonders)) != len(wonders) or not set(wonders) <= fresh:
         raise refuse(state, event, "swd.draft.reveal", f"{want} different Wonders of " + ", ".join(sorted(fresh)),
@@ -201,6 +215,7 @@ def _check_deal(state: State, event: Event) -> None:
 def _deck_problem(pack: DuelPack, age: int, seen: list[str]) -> str | None:
     """What is wrong with ``seen`` as cards turned up in Age ``age``'s structure (None: nothing)."""
     plain, guilds = age_deck(pack, age)
+    seen = agora.without_senators(pack, seen)  # Agora: Senators are checked apart
     if len(set(seen)) != len(seen):
         return "a card twice: " + ", ".join(sorted({c for c in seen if seen.count(c) > 1}))
     unknown = [c for c in seen if c not in plain and c not in guilds]
@@ -243,6 +258,8 @@ def judge(state: State, seat: int, p: dict[str, Any]) -> Problem | int:
     """Whether ``seat`` may play ``p`` (a ``card_played`` payload) now: the problem, or the coins it
     costs. Legal actions and the checks share it."""
     action, free = p["action"], p.get("free")
+    if state.agora is not None and agora.is_senator(state, p["card"]):  # Agora: a Senator card
+        return agora.judge_senator_card(state, seat, p)
     paid_for = bool(p.get("choices") or p.get("discount") or p.get("bought"))
     card = state.pack.by_id.get(p["card"])
     if card is None or card.cost is None:
@@ -259,7 +276,7 @@ def judge(state: State, seat: int, p: dict[str, Any]) -> Problem | int:
                 return _bare("swd.chain", f"a building with the chain symbol {card.chain_from or '(none: it has no chain)'}",
                              "none in the city")
             return 0
-        return _pay(state, seat, card.cost, "blue" if card.colour == "blue" else None, p)
+        return _pay(state, seat, card.cost, card.colour, p)
     if free is not None:
         return _bare("swd.chain", "a Wonder paid for", "free by chain")
     wonder = p.get("wonder")
@@ -283,7 +300,10 @@ def _bare(rule_id: str, expected: str, found: str) -> Problem:
 
 
 def chain_symbols(state: State, seat: int) -> set[str]:
-    return {c.chain_gives for c in state.cards(seat) if c.chain_gives}
+    own = {c.chain_gives for c in state.cards(seat) if c.chain_gives}
+    if state.agora is not None and state.has(seat, "opponent_chains"):  # Agora: a Decree
+        own |= {c.chain_gives for c in state.cards(1 - seat) if c.chain_gives}
+    return own
 
 
 def buildable_wonders(state: State, seat: int) -> list[str]:
@@ -303,7 +323,7 @@ def choices_of(state: State) -> list[str]:
 
 
 def unseen_tokens(state: State) -> list[str]:
-    return sorted(t.id for t in state.pack.progress_tokens if t.id not in state.seen_tokens)
+    return sorted(t.id for t in state.pack.all_progress_tokens if t.id not in state.seen_tokens)
 
 
 def _check_progress(state: State, event: Event) -> None:
@@ -331,6 +351,13 @@ def perform(state: State, event: Event, paid: int | None = None) -> list[Problem
     return the wrong claims it makes."""
     t, p = event.type, event.payload
     found: list[Problem] = []
+    # --- Agora: the expansion's own events, and the Senators turned up
+    if state.agora is not None:
+        if t in AGORA_TYPES:
+            return agora.perform(state, event, paid)
+        if t in ("age_dealt", "card_revealed"):
+            agora.seen_cards(state, event)
+    # --- end Agora
     if t == "tokens_revealed":
         state.board_tokens = list(p["tokens"])
         state.seen_tokens = list(p["tokens"])
@@ -341,6 +368,8 @@ def perform(state: State, event: Event, paid: int | None = None) -> list[Problem
         state.wonders[p["seat"]].append(p["wonder"])
         state.offered.remove(p["wonder"])
         state.picks += 1
+        if state.agora is not None:  # Agora: a Wonder's effects when selected
+            agora.wonder_picked(state, p["seat"], p["wonder"])
         if not state.offered and state.draft_set == len(state.pack.numbers.draft):
             state.phase = DEAL
     elif t == "age_dealt":
@@ -379,6 +408,8 @@ def claims_of(state: State, p: dict[str, Any]) -> dict[str, int]:
 
 def resolve_play(state: State, p: dict[str, Any], paid: int) -> int:
     """Take the card, pay, build or discard, queue what follows; the coins looted by military tokens."""
+    if state.agora is not None and agora.is_senator(state, p["card"]):  # Agora: a Senator card
+        return agora.resolve_senator_card(state, p, paid)
     seat, card = p["seat"], state.card(p["card"])
     state.taken.append(p["slot"])
     state.last_taker = seat
@@ -388,6 +419,8 @@ def resolve_play(state: State, p: dict[str, Any], paid: int) -> int:
         state.discard.append(card.id)
         numbers = state.pack.numbers
         state.coins[seat] += numbers.discard_coins + numbers.discard_coins_per_yellow * state.colour_count(seat, "yellow")
+        if state.agora is not None:  # Agora: a Decree
+            state.coins[seat] += sum(e.amount for _, e in state.effects(seat) if e.type == "discard_bonus")
     else:
         state.coins[seat] -= paid
         cost = state.pack.wonder_by_id[p["wonder"]].cost if p["action"] == "wonder" else card.cost
@@ -432,6 +465,8 @@ def build(state: State, seat: int, card: Card, chain: bool = False) -> int:
             science(state, seat, e.symbol)
     if chain:
         state.coins[seat] += sum(e.amount for _, e in state.effects(seat) if e.type == "chain_coins")
+    if state.agora is not None:  # Agora: the Decrees paying for buildings
+        agora.on_built(state, card.colour)
     return looted
 
 
@@ -461,6 +496,8 @@ def military(state: State, seat: int, shields: int) -> int:
             loss = min(state.coins[opponent], token.coins)
             state.coins[opponent] -= loss
             looted += loss
+    if state.agora is not None:  # Agora: its military tokens give Senate actions
+        agora.military_tokens(state, seat, distance)
     if distance >= track.capital:
         _won(state, seat, "military")
     return looted
@@ -497,6 +534,8 @@ def _wonder_built(state: State, seat: int, wonder_id: str, card_id: str) -> int:
             tasks += [["draw", seat, e.amount], ["library", seat, None]]
     if state.has(seat, "wonders_replay"):
         state.again = True
+    if state.agora is not None and state.victory is None:  # Agora: Decrees, Agora's Wonders
+        agora.wonder_built(state, seat, wonder_id)
     if state.victory is None:
         state.queue += tasks
     return looted
@@ -540,6 +579,8 @@ def _token_taken(state: State, seat: int, token_id: str) -> None:
 
 def settle(state: State) -> None:
     """After an event: what comes next (a task, the next turn, the end of the Age, the end)."""
+    if state.agora is not None and agora.defer(state):  # Agora: its tasks first
+        return
     if state.victory is not None:
         state.queue = []
         state.phase = SCORE
@@ -573,6 +614,9 @@ def _game_ended(state: State, event: Event) -> list[Problem]:
             if said is not None and said != final[seat][category]:
                 found.append(problem(state, event, "swd.claim.score", f"{category} {final[seat][category]}",
                                      f"{category} {said}", seat))
+    if state.agora is not None:  # Agora: the Senate's points, the chambers controlled at the end
+        found += agora.senate_claims(state, event, final)
+        agora.at_end(state)
     if p.get("victory") is not None and p["victory"] != state.victory:
         found.append(problem(state, event, "swd.claim.victory", f"{state.victory} victory", f"{p['victory']} victory"))
     if p.get("winners") is not None and sorted(p["winners"]) != state.winners:
@@ -594,13 +638,17 @@ class DuelRules(Rules[State, DuelPack]):
             pack.require_complete()
         except PackError as exc:
             raise RuleViolation(Problem("swd.pack", RULES["swd.pack"], "a complete pack", str(exc), location)) from None
-        if pack.options.expansions:
-            raise RuleViolation(Problem("swd.expansion", RULES["swd.expansion"], "the base game (no expansion)",
-                                        f"pack {pack.id} plays {' and '.join(pack.options.expansions)}, whose rules "
-                                        "are not implemented yet", location))
+        refused = agora.start_refusal(pack.options.expansions)
+        if refused:
+            raise RuleViolation(Problem("swd.expansion", RULES["swd.expansion"],
+                                        "the base game or " + ", ".join(sorted(agora.IMPLEMENTED)),
+                                        f"pack {pack.id} plays {' and '.join(pack.options.expansions)}; the rules of "
+                                        f"{refused} are not implemented yet", location))
         if [s["seat"] for s in seats] != [0, 1]:
             raise RuleViolation(Problem("swd.start", RULES["swd.start"], "seats 0 and 1",
                                         ", ".join(str(s["seat"]) for s in seats), location))
+        if pack.agora is not None:  # Agora: the Senate and its military tokens
+            agora.setup(state)
         return state
 
     def apply(self, state: State, event: Event) -> Sequence[Problem]:
@@ -633,3 +681,10 @@ class DuelRules(Rules[State, DuelPack]):
 
 
 __all__ = ["RULES", "DuelRules", "judge"]
+
+
+# --- Agora (replay/games/seven_wonders_duel/agora.py): imported last, as it uses this module's helpers
+from . import agora  # noqa: E402
+from .agora_events import AGORA_TYPES  # noqa: E402
+
+RULES.update(agora.AGORA_RULES)

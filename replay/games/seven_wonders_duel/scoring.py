@@ -54,12 +54,16 @@ def _seat_scores(state: State, seat: int) -> dict[str, int]:
     out["military"] = military_points(state, seat)
     out["treasury"] = state.coins[seat] // state.pack.numbers.coins_per_vp
     out["total"] = sum(out[c] for c in CATEGORIES)
+    if state.agora is not None:  # Agora: the chambers' points (category "senate")
+        from .agora import add_score
+
+        add_score(state, seat, out)
     return out
 
 
 def winners(state: State) -> list[int]:
     """After supremacy: its winner. Else the most VP; a tie goes to the most civilian VP; still tied, both."""
-    if state.victory in ("military", "science"):
+    if state.victory in ("military", "science", "political"):
         return list(state.winners)
     final = scores(state)
     best = max((s["total"], s["civilian"]) for s in final)

@@ -24,6 +24,8 @@ from replay.errors import ReplayError
 from replay.events import Event, EventPayload, Provenance, Seat
 
 from . import events as ev
+from .agora_events import AGORA_ACTIONS
+from .agora_play import agora_chance, agora_payload, agora_value
 from .city import trade_coins
 from .legal import Play, legal_plays, payload_of
 from .pack import DuelPack
@@ -42,6 +44,8 @@ def choose(bot: str, state: State, seat: int, plays: list[Play], rng: random.Ran
     colour, effect, token = FAVOURED[bot]
 
     def value(p: Play) -> tuple[int, int]:
+        if p[0] in AGORA_ACTIONS:  # Agora
+            return agora_value(bot, state, seat, p)
         if p[0] == "progress_taken":
             return (1 if p[1] == token else 0), 0
         if p[0] != "card_played":
@@ -83,7 +87,7 @@ def simulate_game(game_id: str, names: Sequence[str], seed: int, bots: Sequence[
                              provenance=Provenance(source="simulated", detail=f"replay.games.seven_wonders_duel "
                                                    f"seed={seed} bots={','.join(bots)}")))
     hidden: dict[str, str] = {}
-    wonders = rng.sample(sorted(w.id for w in pack.wonders), 2 * pack.numbers.wonders_per_player)
+    wonders = rng.sample(sorted(w.id for w in pack.all_wonders), 2 * pack.numbers.wonders_per_player)
     state = game.state
     while state.phase != "over":
         game.emit(_next(state, players, rng, hidden, wonders))
@@ -104,8 +108,12 @@ def deal(pack: DuelPack, age: int, rng: random.Random) -> dict[str, str]:
 def _next(state: State, players: list[str], rng: random.Random, hidden: dict[str, str], wonders: list[str]) -> EventPayload:
     t, seat = expected(state)
     pack = state.pack
+    if state.agora is not None:  # Agora: its chance outcomes, and the Age decks with their Senators
+        made = agora_chance(state, t, rng, hidden)
+        if made is not None:
+            return made
     if t == "tokens_revealed":
-        return ev.TokensRevealed(tokens=rng.sample(sorted(tok.id for tok in pack.progress_tokens),
+        return ev.TokensRevealed(tokens=rng.sample(sorted(tok.id for tok in pack.all_progress_tokens),
                                                    pack.numbers.progress_on_board))
     if t == "wonders_revealed":
         k = pack.numbers.wonders_per_player
@@ -134,6 +142,8 @@ def _next(state: State, players: list[str], rng: random.Random, hidden: dict[str
 
 def _payload(state: State, seat: int, chosen: Play) -> EventPayload:
     t = chosen[0]
+    if t in AGORA_ACTIONS:  # Agora
+        return agora_payload(state, seat, chosen)
     if t == "card_played":
         payload = payload_of(state, seat, chosen)
         return ev.CardPlayed.model_validate({**payload, **claims_of(state, payload)})

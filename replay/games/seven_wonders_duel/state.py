@@ -74,6 +74,9 @@ class State:
     chooser: int = 0
     victory: str | None = None
     winners: list[int] = field(default_factory=list)
+    agora: dict[str, Any] | None = None
+    """The Agora expansion's part of the table (:mod:`.agora` says what it holds); None in other games
+    (and then left out of :meth:`data`, so a base game's data is what it was)."""
 
     @property
     def n(self) -> int:
@@ -93,6 +96,10 @@ class State:
         out += [(w, e) for w in self.built_wonders[seat] for e in pack.wonder_by_id[w].effects]
         tokens = {t.id: t for t in pack.all_progress_tokens}
         out += [(t, e) for t in self.tokens[seat] for e in tokens[t].effects]
+        if self.agora is not None:  # Agora: the Decrees of the chambers the seat controls
+            from .agora import decree_effects
+
+            out += decree_effects(self, seat)
         return out
 
     def has(self, seat: int, effect_type: str) -> bool:
@@ -111,6 +118,8 @@ class State:
 
     def data(self) -> dict[str, Any]:
         data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k != "pack"}
+        if self.agora is None:  # Agora: only its games have the key
+            del data["agora"]
         return data
 
     @classmethod
