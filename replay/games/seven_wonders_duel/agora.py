@@ -110,8 +110,15 @@ def setup(state: State) -> None:
 
 
 def senator_cards(state: State) -> dict[str, Any]:
-    """Each Senator card of the box: ``<senator id>_<copy>`` -> its Senator."""
-    return {f"{s.id}_{k}": s for s in part(state).senators for k in range(1, s.copies + 1)}
+    """Each Senator card of the box: ``<senator id>_<copy>`` -> its Senator (worked out once a pack)."""
+    agora = part(state)
+    cached = _SENATORS.get(id(agora))
+    if cached is None or cached[0] is not agora:
+        cached = _SENATORS[id(agora)] = (agora, {f"{s.id}_{k}": s for s in agora.senators for k in range(1, s.copies + 1)})
+    return cached[1]
+
+
+_SENATORS: dict[int, tuple[Agora, dict[str, Any]]] = {}
 
 
 def is_senator(state: State, card_id: str | None) -> bool:
@@ -138,9 +145,7 @@ def cubes_left(state: State, seat: int) -> int:
 
 def decree_effects(state: State, seat: int) -> list[tuple[str, Effect]]:
     """(chamber, effect) of the revealed Decrees of the chambers ``seat`` controls."""
-    by_id = {d.id: d for d in part(state).decrees}
-    return [(ch, e) for ch, d in ag(state)["decrees"].items() if d is not None and controller(state, ch) == seat
-            for e in by_id[d].effects]
+    return state.decree_effects(seat)
 
 
 def _adjacent(state: State, a: str, b: str) -> bool:

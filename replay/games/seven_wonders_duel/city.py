@@ -43,8 +43,7 @@ def prices(state: State, seat: int) -> dict[str, int]:
         if e.type == "fixed_price":
             for r in e.resources:
                 out[r] = min(out[r], e.amount)
-    for _, e in state.effects(seat):  # Agora: a Decree makes resources cheaper, never below 1
-        if e.type == "trade_rebate":
+        elif e.type == "trade_rebate":  # Agora: a Decree makes resources cheaper, never below 1 (a fixed price is 1)
             for r in e.resources:
                 out[r] = max(1, out[r] - e.amount)
     return out

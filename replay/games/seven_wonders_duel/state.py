@@ -14,6 +14,9 @@ from typing import Any
 
 from .pack import Card, DuelPack, Effect
 
+_DECREES: dict[int, tuple[Any, dict[str, tuple[Effect, ...]]]] = {}
+"""Agora: each pack's Decrees' effects by id (keyed by the pack part's id, the part kept to be sure)."""
+
 TOKENS, DRAFT, DEAL, PLAY, PENDING, STARTER, SCORE, OVER = (
     "tokens", "draft", "deal", "play", "pending", "starter", "score", "over")
 
@@ -97,10 +100,19 @@ class State:
         tokens = {t.id: t for t in pack.all_progress_tokens}
         out += [(t, e) for t in self.tokens[seat] for e in tokens[t].effects]
         if self.agora is not None:  # Agora: the Decrees of the chambers the seat controls
-            from .agora import decree_effects
-
-            out += decree_effects(self, seat)
+            out += self.decree_effects(seat)
         return out
+
+    def decree_effects(self, seat: int) -> list[tuple[str, Effect]]:
+        """Agora: (chamber, effect) of the revealed Decrees of the chambers ``seat`` controls (more cubes
+        than the opponent's)."""
+        assert self.agora is not None and self.pack.agora is not None
+        decrees = _DECREES.get(id(self.pack.agora))
+        if decrees is None or decrees[0] is not self.pack.agora:
+            decrees = _DECREES[id(self.pack.agora)] = (self.pack.agora, {d.id: d.effects for d in self.pack.agora.decrees})
+        influence = self.agora["influence"]
+        return [(ch, e) for ch, d in self.agora["decrees"].items()
+                if d is not None and influence[ch][seat] > influence[ch][1 - seat] for e in decrees[1][d]]
 
     def has(self, seat: int, effect_type: str) -> bool:
         return any(e.type == effect_type for _, e in self.effects(seat))
