@@ -276,8 +276,8 @@ def test_a_conspiracy_is_prepared_with_a_card_and_triggered_before_the_turn_s_ca
     by_other = {**e.payload, "seat": 1 - seat}
     assert refused(copy.deepcopy(state), e, by_other) == "swd.agora.trigger"
     plain = copy.deepcopy(state)
-    plain.agora["hands"][seat] = [{"id": "obscurantism", "prepared": True, "under": "x"}]
-    assert refused(plain, e, {**e.payload, "conspiracy": "obscurantism"}) == "swd.agora.unimplemented"
+    plain.agora["hands"][seat] = [{"id": "coercion", "prepared": True, "under": "x"}]
+    assert refused(plain, e, {**e.payload, "conspiracy": "coercion"}) == "swd.agora.unimplemented"
 
 
 def test_a_conspiracy_s_target_is_checked():
@@ -385,6 +385,48 @@ def test_a_politician_acts_by_the_blue_cards_and_the_corruption_token_makes_sena
     coins = free.coins[seat]
     assert GAME.rules.apply(free, e._replace(payload={**e.payload, "paid": 0})) == []
     assert free.coins[seat] == coins
+
+
+def _triggered(conspiracy: str) -> tuple[State, int]:
+    """A table at a turn of Age I whose player has just triggered ``conspiracy`` (prepared)."""
+    state, e = _table_at_a_turn(1)
+    seat = e.payload["seat"]
+    state.agora["hands"][seat] = [{"id": conspiracy, "prepared": True, "under": "x"}]
+    GAME.rules.apply(state, crafted("conspiracy_triggered", e.seq, {"seat": seat, "conspiracy": conspiracy}))
+    return state, seat
+
+
+def test_espionage_property_fraud_and_obscurantism():
+    from replay.games.seven_wonders_duel.rules import expected, unseen_tokens
+
+    state, seat = _triggered("espionage")
+    turn = state.turn
+    pool = unseen_tokens(state)
+    assert expected(state) == ("tokens_drawn", seat) and len(pool) >= 5
+    GAME.rules.apply(state, crafted("tokens_drawn", 1000, {"seat": seat, "tokens": pool}))
+    GAME.rules.apply(state, crafted("progress_taken", 1001, {"seat": seat, "token": pool[-1], "source": "box"}))
+    assert pool[-1] in state.tokens[seat] and expected(state) == ("card_played", seat) and state.turn == turn
+
+    state, seat = _triggered("property_fraud")
+    row = [s.id for s in PACK.layout(1).slots if s.row == 1]
+    senators = senator_cards(state)
+    slot = next(s for s in row if state.slots[s] not in senators)
+    other = next(s for s in state.available() if s not in row)
+    target = crafted("conspiracy_target", 1000, {"seat": seat, "effect": "build_from_last_row", "target": state.slots[slot]})
+    assert refused(state, target, {**target.payload, "target": state.slots[other]}) == "swd.agora.target"
+    if any(state.slots[s] in senators for s in row):  # a Senator of row 1 is not built
+        senator = next(state.slots[s] for s in row if state.slots[s] in senators)
+        assert refused(state, target, {**target.payload, "target": senator}) == "swd.agora.target"
+    GAME.rules.apply(state, target)
+    assert state.built[seat][-1] == target.payload["target"] and slot in state.taken
+    assert expected(state) == ("card_played", seat)
+
+    state, seat = _triggered("obscurantism")
+    state.tokens[1 - seat] = ["law"]
+    assert state.symbols(1 - seat).count("law") == 1
+    GAME.rules.apply(state, crafted("conspiracy_target", 1000, {"seat": seat, "effect": "lock_progress_token",
+                                                                "target": "law"}))
+    assert state.tokens[1 - seat] == [] and state.agora["locked"] == ["law"] and "law" not in state.symbols(1 - seat)
 
 
 # ----------------------------------------------------------------------------- what each seat sees

@@ -19,6 +19,7 @@ one dict ``state.agora`` (plain data, so snapshots and hashes stay plain):
 ``drawn``         the conspiracies drawn, until the drawer chooses
 ``top``/``bottom`` conspiracies known to lie on top (last: the top one) / at the bottom (first: the
                   bottom one) of the deck, as [id, seat who put it there]
+``locked``        progress tokens Obscurantism put out of use for the rest of the game
 ``last_trigger``  the turn (``state.turn``) a conspiracy was last triggered in
 ``final_control`` at the end: the chambers each seat controls (for analytics)
 
@@ -35,15 +36,16 @@ from replay.events import Event
 from replay.problems import Problem
 
 from .pack import Agora, Effect
-from .rules import _bare, _pay, _won, expected, expected_words, military, problem, refuse, settle
-from .state import DRAFT, PLAY, State
+from .rules import _bare, _pay, _won, build, expected, expected_words, military, problem, refuse, settle, unseen_tokens
+from .state import DRAFT, PENDING, PLAY, State
 
 IMPLEMENTED = frozenset({"agora"})
 """The expansions whose rules are implemented (``swd.expansion`` refuses the others)."""
 
 CONSPIRACY_EFFECTS = frozenset({"shields", "take_half_coins", "coins_per_influence", "place_influence",
                                 "remove_influence", "move_influence", "destroy", "steal", "steal_wonder",
-                                "return_wonder", "conspire"})
+                                "return_wonder", "conspire", "progress_any_from_box", "build_from_last_row",
+                                "lock_progress_token"})
 """Conspiracy effects implemented; a conspiracy with any other effect may be drawn and prepared,
 but triggering it is refused (``swd.agora.unimplemented``)."""
 
@@ -71,8 +73,10 @@ AGORA_RULES: dict[str, str] = {
                       "top first).",
     "swd.agora.choose": "Of the conspiracies drawn one is kept and the other goes on top or at the bottom of the deck "
                         "(with Organized Crime, or a single one drawn, all are kept).",
-    "swd.agora.target": "A conspiracy takes a card of the opponent's city of its colours, or one of their Wonders "
-                        "(not yet built to steal, built to return), or nothing when there is none.",
+    "swd.agora.target": "A conspiracy takes a card of the opponent's city of its colours, one of their Wonders "
+                        "(not yet built to steal, built to return), a card of the structure's row 1 that is not a "
+                        "Senator (to build), a progress token on the board or the opponent's (to lock away), or "
+                        "nothing when there is none.",
 }
 
 TASK_EVENTS = {"decree": "decree_revealed", "draw": "conspiracies_drawn", "choose": "conspiracy_chosen",
@@ -102,7 +106,7 @@ def setup(state: State) -> None:
         "influence": {ch.id: [0, 0] for ch in agora.chambers}, "decrees": {ch.id: None for ch in agora.chambers},
         "placed": False, "tasks": [], "deferred": False, "interrupt": False, "senators": [[], []],
         "senators_seen": [], "set_aside": [], "hands": [[], []], "triggered": [[], []], "drawn": [], "top": [],
-        "bottom": [], "last_trigger": -1, "final_control": None,
+        "bottom": [], "last_trigger": -1, "final_control": None, "locked": [],
     }
 
 
@@ -257,10 +261,29 @@ def expected_task(state: State) -> tuple[str, int | None] | None:
 def defer(state: State) -> bool:
     """Called by the base ``settle``: while Agora's tasks wait, the turn is not settled yet."""
     agora = ag(state)
-    if agora["tasks"] and state.victory is None:
+    if state.victory is not None:
+        return False
+    if agora["tasks"]:
         agora["deferred"] = True
         return True
+    if agora["interrupt"]:
+        _resume(state)
+        return True
     return False
+
+
+def _resume(state: State) -> None:
+    """A triggered conspiracy's effects are done: its base tasks (Espionage's tokens) if any, then the
+    same player takes the turn's card (the Age ends if the conspiracy took its last card)."""
+    agora = ag(state)
+    if state.queue:
+        state.phase = PENDING
+        return
+    agora["interrupt"] = False
+    if len(state.taken) < len(state.slots):
+        state.phase = PLAY
+    else:
+        settle(state)
 
 
 def _after(state: State) -> None:
@@ -275,8 +298,7 @@ def _after(state: State) -> None:
         agora["deferred"] = False
         settle(state)
     elif agora["interrupt"]:
-        agora["interrupt"] = False
-        state.phase = PLAY
+        _resume(state)
 
 
 # ----------------------------------------------------------------------------- checking
@@ -437,6 +459,11 @@ def target_options(state: State, task: list[Any]) -> list[str]:
     if effect == "steal_wonder":
         return sorted(w for w in state.wonders[opponent] if w not in state.built_wonders[opponent]
                       and w not in state.wonders_out)
+    if effect == "build_from_last_row":
+        row = [s.id for s in state.pack.layout(state.age).slots if s.row == 1 and s.id not in state.taken]
+        return sorted(c for s in row if (c := state.slots.get(s)) is not None and not is_senator(state, c))
+    if effect == "lock_progress_token":
+        return sorted(state.board_tokens + state.tokens[opponent])
     return sorted(state.built_wonders[opponent])
 
 
@@ -545,6 +572,12 @@ def _target(state: State, p: dict[str, Any]) -> None:
     elif effect == "steal_wonder":
         state.wonders[opponent].remove(target)
         state.wonders[seat].append(target)
+    elif effect == "build_from_last_row":
+        state.taken.append(next(s for s, c in state.slots.items() if c == target and s not in state.taken))
+        build(state, seat, state.card(target))
+    elif effect == "lock_progress_token":
+        (state.board_tokens if target in state.board_tokens else state.tokens[opponent]).remove(target)
+        ag(state)["locked"].append(target)
     else:
         k = state.built_wonders[opponent].index(target)
         state.built_wonders[opponent].pop(k)
@@ -587,8 +620,10 @@ def apply_effects(state: State, seat: int, effects: tuple[Effect, ...], when: st
             agora["tasks"] += [["place" if e.type == "place_influence" else "remove", seat, None]] * e.amount
         elif e.type == "move_influence":
             agora["tasks"].append(["move", seat, None])
-        elif e.type in ("destroy", "steal", "steal_wonder", "return_wonder"):
+        elif e.type in ("destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token"):
             agora["tasks"].append(["target", seat, [e.type, list(e.colours)]])
+        elif e.type == "progress_any_from_box" and unseen_tokens(state):
+            state.queue += [["draw", seat, len(unseen_tokens(state))], ["library", seat, None]]
         elif e.type == "conspire":
             _conspire(state, seat)
 

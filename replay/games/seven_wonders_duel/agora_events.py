@@ -118,12 +118,14 @@ class ConspiracyChosen(EventPayload):
 
 
 class ConspiracyTarget(EventPayload):
-    """What a triggered conspiracy takes: a card of the opponent's city (``destroy``, ``steal``) or
-    one of their Wonders (``steal_wonder``, ``return_wonder``); None when there is none."""
+    """What a triggered conspiracy takes: a card of the opponent's city (``destroy``, ``steal``),
+    one of their Wonders (``steal_wonder``, ``return_wonder``), a card of the structure's row 1 to
+    build for free (``build_from_last_row``) or a progress token to lock away
+    (``lock_progress_token``); None when there is none."""
 
     event_type = "conspiracy_target"
     seat: int = Field(ge=0, le=1)
-    effect: Literal["destroy", "steal", "steal_wonder", "return_wonder"]
+    effect: Literal["destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token"]
     target: str | None = Field(default=None, pattern=ID)
 
 
