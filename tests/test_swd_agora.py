@@ -97,7 +97,7 @@ def test_hundreds_of_seeded_agora_games_replay_clean_and_end():
         assert "senate" in result.scores[0].categories
         victories[r.state.victory] = victories.get(r.state.victory, 0) + 1
         kinds |= {e.type for e in events}
-    assert {"civilian", "military", "science"} <= set(victories), victories
+    assert {"civilian", "military", "science", "political"} <= set(victories), victories
     for t in ("decrees_placed", "decree_revealed", "senator_recruited", "senate_action", "conspiracies_drawn",
               "conspiracy_chosen", "conspiracy_prepared", "conspiracy_triggered", "conspiracy_target"):
         assert t in kinds, t

@@ -100,15 +100,34 @@ def agora_payload(state: State, seat: int, chosen: Play) -> EventPayload:
 
 def agora_value(bot: str, state: State, seat: int, p: Play) -> tuple[int, int]:
     """How much a strategy bot likes an Agora play (its base plays score 0 to 4): a conspiracy
-    triggered is taken at once, a Senator over a Wonder of no use, preparing over a discard; the
-    Senate's choices all alike (a tie is drawn at random)."""
+    triggered is taken at once, a Senator over a Wonder of no use, preparing over a discard; in the
+    Senate, what gains the most chambers on the opponent (a tie is drawn at random)."""
     if p[0] == "conspiracy_triggered":
         return 5, 0
     if p[0] == "senator_recruited":
         return 2, -recruit_cost(state, seat)
     if p[0] == "conspiracy_prepared":
         return 1, 0
+    if p[0] == "senate_action" and p[1] in ("place", "move", "remove"):
+        return 0, _chambers_gained(state, seat, p[1], p[2], p[3])
     return 0, 0
+
+
+def _chambers_gained(state: State, seat: int, action: str, chamber: str, origin: str | None) -> int:
+    """Chambers ``seat`` controls less the opponent's, after a senate action, against before."""
+    influence = ag(state)["influence"]
+
+    def margin(cubes: dict[str, list[int]]) -> int:
+        return sum((a[seat] > a[1 - seat]) - (a[1 - seat] > a[seat]) for a in cubes.values())
+
+    after = {ch: list(v) for ch, v in influence.items()}
+    if action == "remove":
+        after[chamber][1 - seat] -= 1
+    else:
+        after[chamber][seat] += 1
+        if origin is not None:
+            after[origin][seat] -= 1
+    return margin(after) - margin(influence)
 
 
 def agora_chance(state: State, t: str, rng: random.Random, hidden: dict[str, str]) -> EventPayload | None:
