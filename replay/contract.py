@@ -349,6 +349,10 @@ class Game(Generic[S, P]):
     pack_model: ClassVar[type[RulesPack]]
     default_pack: ClassVar[str]
     """The shipped pack (by name) new games are played under unless another is given."""
+    offered_packs: ClassVar[tuple[str, ...]] = ()
+    """Every shipped pack a new game may be played under (each expansion or option set), all held to
+    the conformance suite; empty: the default pack alone. Older versions of a pack, kept so pinned
+    games replay, are shipped but not offered."""
 
     rules: Rules[S, P]
     views: Views[S]
@@ -414,6 +418,10 @@ class Game(Generic[S, P]):
     def packs(self) -> dict[str, RulesPack]:
         """The packs shipped with the game, by name."""
         return self._shipped
+
+    def playable_packs(self) -> tuple[str, ...]:
+        """The names of the packs a new game may be played under, the default first."""
+        return (self.default_pack, *(n for n in self.offered_packs if n != self.default_pack))
 
     def pack(self, name: str | None = None) -> RulesPack:
         """A shipped pack by name (default: :attr:`default_pack`)."""

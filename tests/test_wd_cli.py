@@ -81,3 +81,12 @@ def test_simulate_with_a_users_ruleset_pins_it(runner, tmp_path):
         "--seed", "3")
     first = json.loads(_ok(runner, "export", "-a", "h").splitlines()[0])
     assert first["payload"]["ruleset"]["version"] == "0.1.0-house"
+
+
+def test_simulate_under_a_shipped_pack_by_name(runner):
+    """``--ruleset`` takes a shipped pack's name too (an older version here); an unknown name is a usage error."""
+    _ok(runner, "simulate", "-a", "n", "--game", "7wonders-dice", "--init", "--games", "1", "--ruleset", "7wd-default-0.1.0")
+    first = json.loads(_ok(runner, "export", "-a", "n").splitlines()[0])
+    assert first["payload"]["ruleset"]["version"] == "0.1.0"
+    result = runner.invoke(cli, ["simulate", "-a", "n", "--game", "7wonders-dice", "--ruleset", "no-such-pack"])
+    assert result.exit_code == 2 and "no-such-pack" in result.output and "Traceback" not in result.output

@@ -36,12 +36,13 @@ def _player_range(text: str) -> tuple[int, int]:
 @click.option("--players", help="players per game: a count (4) or a range (2-7); default: the game's range")
 @click.option("--bot", "bots", help="bot per seat, comma-separated and cycled over the seats; default: the game's line-up")
 @click.option("--seed", type=int, default=1, show_default=True, help="the same seed gives byte-identical events")
-@click.option("--ruleset", "ruleset_file", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="play under this rules pack instead of the game's default")
+@click.option("--ruleset", "ruleset", metavar="NAME|FILE",
+              help="play under this rules pack instead of the game's default: a shipped pack's name "
+                   "(an expansion, an option set; see `replay kinds`) or a pack file")
 @click.option("--init", "create", is_flag=True, help="create the archive if it does not exist")
 @archive_option
 def simulate(kind: str | None, n_games: int, players: str | None, bots: str | None, seed: int,
-             ruleset_file: Path | None, create: bool, archive_path: Path) -> None:
+             ruleset: str | None, create: bool, archive_path: Path) -> None:
     """Simulate complete games between bots and append them to an archive.
 
     Every chance outcome is recorded as an event, and every action records what
@@ -52,6 +53,7 @@ def simulate(kind: str | None, n_games: int, players: str | None, bots: str | No
     Example:
       replay simulate --game 7wonders-dice --games 1000 --players 2-7 --bot greedy,random --seed 42 --init
       replay simulate --game pig --games 50 -a sims
+      replay simulate --game 7wonders-duel --ruleset 7wd-duel-pantheon --games 20 -a sims
     """
     if kind is None:
         raise click.UsageError(f"which game? --game KIND (installed: {', '.join(registry.kinds())})")
@@ -65,7 +67,10 @@ def simulate(kind: str | None, n_games: int, players: str | None, bots: str | No
         check_players(game, player_range)
     except ReplayError as exc:
         raise click.BadParameter(str(exc), param_hint="--players") from None
-    pack = pack_service.load(str(ruleset_file), kind)[1] if ruleset_file else None
+    try:
+        pack = pack_service.load(ruleset, kind)[1] if ruleset else None
+    except ReplayError as exc:
+        raise click.BadParameter(str(exc), param_hint="--ruleset") from None
     archive = Archive.init(archive_path) if create and not (archive_path / "REPLAY_ARCHIVE").exists() else Archive(archive_path)
     with click.progressbar(length=n_games, label=f"simulating {kind}", file=sys.stderr, show_eta=True) as bar:
         events = simulate_games(game, archive, n_games, player_range, bot_names, seed, pack, bar.update)

@@ -81,7 +81,8 @@ def init(path: Path | None, archive_path: Path | None) -> None:
 @cli.command()
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 def kinds(fmt: str) -> None:
-    """List the installed games: players, what each offers (notation, derived tables, bots), packs.
+    """List the installed games: players, what each offers (notation, derived tables, bots), and the
+    packs a new game may be played under (the default first; `replay rules list` shows every pack).
 
     \b
     Example:
@@ -92,7 +93,7 @@ def kinds(fmt: str) -> None:
         rows.append({
             "kind": game.kind, "title": game.title, "players": f"{game.players[0]}-{game.players[1]}",
             "offers": game.offers(), "bots": list(game.bots.names) if game.bots else [],
-            "sql schema": game.analytics.schema if game.analytics else None, "packs": list(game.packs()),
+            "sql schema": game.analytics.schema if game.analytics else None, "packs": list(game.playable_packs()),
             "event types": list(game.models),
         })
     columns = ["kind", "title", "players", "offers", "bots", "sql schema", "packs", "event types"]

@@ -10,8 +10,15 @@ from replay.registry import registry
 GAMES = registry.games()
 
 
+# Every pack a new game may be played under (each expansion, each option set) is held to the suite.
+OFFERS = [(g, name) for g in GAMES for name in g.playable_packs()]
+
+
 def pytest_generate_tests(metafunc):
-    if "game" in metafunc.fixturenames:
+    if "pack" in metafunc.fixturenames:
+        metafunc.parametrize(("game", "pack"), [(g, g.pack(name)) for g, name in OFFERS],
+                             ids=[g.kind if name == g.default_pack else f"{g.kind}+{name}" for g, name in OFFERS])
+    elif "game" in metafunc.fixturenames:
         metafunc.parametrize("game", GAMES, ids=[g.kind for g in GAMES])
 
 

@@ -28,27 +28,27 @@ NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus", "Hana"]
 SCHEMAS = Path(__file__).parent.parent.parent / "schemas"
 
 
-def simulate(game, seed: int, players: int | None = None) -> list[Event]:
+def simulate(game, pack, seed: int, players: int | None = None) -> list[Event]:
     low, high = game.players
     n = players or random.Random(seed).randint(max(low, 2), min(high, len(NAMES)))
-    return game.bots.simulate(f"{game.kind}-c{seed}", NAMES[:n], seed, game.bots.default, game.pack())
+    return game.bots.simulate(f"{game.kind}-c{seed}", NAMES[:n], seed, game.bots.default, pack)
 
 
 SEEDS = range(6)
 
 
-def test_simulate_append_read_gives_the_same_events(game, bots, tmp_path):
+def test_simulate_append_read_gives_the_same_events(game, pack, bots, tmp_path):
     archive = Archive.init(tmp_path / "a")
-    games = [simulate(game, seed) for seed in SEEDS]
+    games = [simulate(game, pack, seed) for seed in SEEDS]
     archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
     for events in games:
         assert archive.read_game(events[0].game_id) == events
-    assert {(p.kind, p.content_hash) for p in archive.packs.stored()} == {(game.kind, game.pack().content_hash)}
+    assert {(p.kind, p.content_hash) for p in archive.packs.stored()} == {(game.kind, pack.content_hash)}
 
 
-def test_simulated_games_replay_clean_audit_clean_and_end(game, bots):
+def test_simulated_games_replay_clean_audit_clean_and_end(game, pack, bots):
     for seed in SEEDS:
-        events = simulate(game, seed)
+        events = simulate(game, pack, seed)
         r = replay(game, events, level="raise")
         assert game.rules.is_over(r.state)
         result = game.views.result(r.state)
@@ -58,10 +58,10 @@ def test_simulated_games_replay_clean_audit_clean_and_end(game, bots):
         assert report.ok, [str(p) for p in report.problems]
 
 
-def test_a_disputed_claim_is_one_problem_at_its_event(game, bots):
+def test_a_disputed_claim_is_one_problem_at_its_event(game, pack, bots):
     """``Views.dispute`` (what the demo shows): the one changed claim is reported at its event, and
     nothing else is; a game that records no claim says so with None."""
-    events = simulate(game, 1)
+    events = simulate(game, pack, 1)
     dispute = game.views.dispute(events)
     if dispute is None:
         pytest.skip(f"{game.title} records no claim to dispute")
@@ -72,7 +72,7 @@ def test_a_disputed_claim_is_one_problem_at_its_event(game, bots):
     assert [p.seq for p in report.problems] == [events[i].seq], [str(p) for p in report.problems]
 
 
-def test_every_recorded_action_was_legal(game, bots):
+def test_every_recorded_action_was_legal(game, pack, bots):
     class Check(Observer):
         def __init__(self):
             self.checked = 0
@@ -88,7 +88,7 @@ def test_every_recorded_action_was_legal(game, bots):
 
     for seed in range(2):
         check = Check()
-        replay(game, simulate(game, seed, players=game.players[0] if game.players[0] > 1 else 2),
+        replay(game, simulate(game, pack, seed, players=game.players[0] if game.players[0] > 1 else 2),
                level="raise", observers=[check])
         assert check.checked > 0
 
@@ -103,8 +103,8 @@ class _Hashes(Observer):
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31), cut=st.floats(0, 1))
-def test_snapshots_are_lossless_and_replay_on_identically(game, bots, seed, cut):
-    events = simulate(game, seed)
+def test_snapshots_are_lossless_and_replay_on_identically(game, pack, bots, seed, cut):
+    events = simulate(game, pack, seed)
     straight = _Hashes(game)
     replay(game, events, observers=[straight])
     at = int(cut * (len(events) - 1))
@@ -124,11 +124,11 @@ def test_snapshots_are_lossless_and_replay_on_identically(game, bots, seed, cut)
     assert not go_on.problems
 
 
-def test_notation_round_trips(game, bots):
+def test_notation_round_trips(game, pack, bots):
     if game.notation is None:
         pytest.skip(f"{game.title} has no notation")
     for seed in SEEDS:
-        events = simulate(game, seed)
+        events = simulate(game, pack, seed)
         text = game.notation.write(events)
         parsed = game.notation.read(text, "raise", "round-trip")
         assert parsed.events == events
@@ -136,7 +136,7 @@ def test_notation_round_trips(game, bots):
         assert sorted(parsed.lines) == [e.seq for e in events]
 
 
-def test_derived_rows_fit_their_schemas(game, bots):
+def test_derived_rows_fit_their_schemas(game, pack, bots):
     if game.analytics is None:
         pytest.skip(f"{game.title} has no derived tables")
     from replay.analytics.project import derive_game, tables_of
@@ -144,7 +144,7 @@ def test_derived_rows_fit_their_schemas(game, bots):
     tables = tables_of(game)
     seen = set()
     for seed in SEEDS:
-        events = simulate(game, seed)
+        events = simulate(game, pack, seed)
         rows = derive_game(game, events, game.library(), ended=True)
         assert set(rows) == set(tables)
         for name, table_rows in rows.items():
@@ -164,12 +164,12 @@ def test_schema_files_are_current(game):
             assert (SCHEMAS / name).read_text() == text, f"run `replay schema --write schemas`: {name}"
 
 
-def test_what_a_seat_sees_hides_what_it_must_not(game, bots):
+def test_what_a_seat_sees_hides_what_it_must_not(game, pack, bots):
     """A game of hidden information may have nothing hidden at some moment (7 Wonders before the
     first deal): ``conceal`` then says None; but it must conceal something in every game."""
     rng = random.Random(5)
     for seed in range(3):
-        events = simulate(game, seed)
+        events = simulate(game, pack, seed)
         r = Replay(game)
         concealed = 0
         for i, e in enumerate(events):
@@ -191,12 +191,12 @@ def test_what_a_seat_sees_hides_what_it_must_not(game, bots):
         assert concealed > 0 or not game.views.hidden_information, "a game of hidden information never hid anything"
 
 
-def test_the_replay_page_shows_every_step(game, bots):
+def test_the_replay_page_shows_every_step(game, pack, bots):
     """The page (``replay view``) of a game and of a damaged copy: every step it can show is the
     state a straight replay gives, in every view; its board data is plain JSON."""
     from replay.services.page import ALL, page_data, page_state
 
-    events = simulate(game, 2)
+    events = simulate(game, pack, 2)
     for log in (events, _mutate(events, random.Random(9), game)):
         version = page_data([Log(log, game, "page")])["versions"][0]
         json.dumps(version["board"])
@@ -262,11 +262,11 @@ def _altered(value, rng: random.Random):
     return value
 
 
-def test_mutated_logs_give_problems_never_a_traceback(game, bots):
+def test_mutated_logs_give_problems_never_a_traceback(game, pack, bots):
     rng = random.Random(2026)
     problems = unplayable = 0
     for n in range(300):
-        events = simulate(game, n % 10)
+        events = simulate(game, pack, n % 10)
         broken = _mutate(events, rng, game)
         r = replay(game, broken)  # lenient: must reach the end
         assert r.index == len(broken) - 1
@@ -281,9 +281,9 @@ def test_mutated_logs_give_problems_never_a_traceback(game, bots):
     assert unplayable > 0  # some mutations broke the start: named, not raised
 
 
-def test_a_mangled_start_event_is_a_problem_never_a_traceback(game, bots):
+def test_a_mangled_start_event_is_a_problem_never_a_traceback(game, pack, bots):
     rng = random.Random(7)
-    events = simulate(game, 1)
+    events = simulate(game, pack, 1)
     rule_ids = set()
     for _ in range(60):
         start = events[0]
@@ -297,3 +297,10 @@ def test_a_mangled_start_event_is_a_problem_never_a_traceback(game, bots):
         assert not [p for p in r.problems if p.rule_id == "replay.internal"], r.problems[:1]
         rule_ids |= {p.rule_id for p in r.problems}
     assert rule_ids  # the mangling was noticed
+
+
+def test_the_playable_packs_are_shipped_and_complete(game):
+    """Each pack a new game may be played under is shipped, the default first (the tests above play each)."""
+    names = game.playable_packs()
+    assert names[0] == game.default_pack and len(set(names)) == len(names)
+    assert set(names) <= set(game.packs()), f"offered but not shipped: {set(names) - set(game.packs())}"
