@@ -180,15 +180,16 @@ def test_what_a_seat_sees_hides_what_it_must_not(game, pack, bots):
                 seen = game.views.observe(r.state, seat)
                 json.dumps(seen)
                 other = game.views.conceal(r.state, seat, rng)
+                hides = game.views.hides(r.state)
                 if other is None:
-                    if not game.views.hidden_information:
+                    if not hides:
                         assert seen == game.views.data(r.state)
                 else:
                     concealed += 1
-                    assert game.views.hidden_information, "conceal() hides something in a game of perfect information"
+                    assert hides, "conceal() hides something in a game of perfect information"
                     assert game.views.observe(other, seat) == seen, "observe() shows what the seat must not see"
                     assert game.views.data(other) != game.views.data(r.state), "conceal() changed nothing"
-        assert concealed > 0 or not game.views.hidden_information, "a game of hidden information never hid anything"
+        assert concealed > 0 or not game.views.hides(r.state), "a game of hidden information never hid anything"
 
 
 def test_the_replay_page_shows_every_step(game, pack, bots):
@@ -206,7 +207,7 @@ def test_the_replay_page_shows_every_step(game, pack, bots):
             if r.state is None:
                 break
             assert page_state(version, ALL, i) == game.views.data(r.state), f"event {i}"
-            for seat, name in enumerate(r.names if game.views.hidden_information else []):
+            for seat, name in enumerate(r.names if game.views.hides(r.state) else []):
                 assert page_state(version, name, i) == game.views.observe(r.state, seat)
     script = game.views.page_script()
     assert script is None or "return function" in script

@@ -28,6 +28,7 @@ class SevenWondersDuel(Game[State, DuelPack]):
     end_types = frozenset({"game_ended"})
     pack_model = DuelPack
     default_pack = "7wd-duel-base"
+    offered_packs = ("7wd-duel-base", "7wd-duel-agora")  # Agora implemented; Pantheon's engineer adds theirs
 
     rules = DuelRules()
     views = DuelViews()

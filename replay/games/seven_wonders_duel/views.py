@@ -8,8 +8,9 @@ its draw, a Wonder from its set's reveal). So the table *is* what each seat sees
 
 With Agora, the conspiracies a seat holds (and those it draws, and puts back on the deck) are
 hidden from the other seat: :meth:`DuelViews.observe` shows the other seat only how many it has
-and which are prepared (:mod:`.agora_views`). ``hidden_information`` stays false, as it is the
-game's (the base game hides nothing); see docs/games/7-wonders-duel.md, Agora.
+and which are prepared (:mod:`.agora_views`). ``hidden_information`` (one flag for the game)
+stays false, as the base game hides nothing; :meth:`DuelViews.hides` says true for a game with
+Agora (docs/games/7-wonders-duel.md, Agora).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ class DuelViews(Views[State]):
         return state.data()
 
     # --- Agora: the conspiracies are hidden from the other seat
+    def hides(self, state: State) -> bool:
+        return state.agora is not None
+
     def observe(self, state: State, seat: int) -> dict[str, Any]:
         from .agora_views import observe
 
