@@ -358,6 +358,36 @@ def test_decrees_change_prices_discards_and_coins_for_the_controller():
     assert state.coins[seat] == coins + 2 + state.colour_count(seat, "yellow") + 2
 
 
+def test_decrees_of_coins_chains_and_cost_symbols_act_for_their_controller_only():
+    from replay.games.seven_wonders_duel.city import waivable
+    from replay.games.seven_wonders_duel.rules import build, chain_symbols
+
+    state, _ = _table_at_a_turn()
+    chambers = [ch.id for ch in PACK.agora.chambers]
+    for ch, decree in zip(chambers, ("red_age_coins", "wonder_age_coins", "opponent_chains", "yellow_cost_symbol",
+                                     "wonder_resource", "senate_blue")):
+        state.agora["decrees"][ch] = decree
+        state.agora["influence"][ch] = [0, 1]
+    coins = list(state.coins)
+    red = next(c for c in PACK.cards if c.colour == "red" and c.age == 1)
+    build(state, 0, red)
+    assert state.coins == [coins[0], coins[1] + state.age]
+    blue = next(c for c in PACK.cards if c.colour == "blue" and c.age == 1)
+    build(state, 0, blue)
+    assert state.coins == [coins[0], coins[1] + state.age]
+    giver = next(c for c in PACK.cards if c.chain_gives and c.age == 1)
+    state.built[0].append(giver.id)
+    assert giver.chain_gives in chain_symbols(state, 1) and giver.chain_gives in chain_symbols(state, 0)
+    state.built[1] = []
+    assert giver.chain_gives in chain_symbols(state, 1)
+    state.agora["influence"][chambers[2]] = [1, 1]  # control lost: the Decree goes with it
+    assert giver.chain_gives not in chain_symbols(state, 1)
+    assert waivable(state, 1, "yellow") == 1 and waivable(state, 0, "yellow") == 0 and waivable(state, 1, "red") == 0
+    assert waivable(state, 1, "wonder") == 1 + sum(1 for t in state.tokens[1] if t == "architecture") * 2
+    state.agora["influence"][chambers[3]] = [1, 1]  # tied: nobody controls it, its Decree acts for nobody
+    assert waivable(state, 1, "yellow") == 0
+
+
 def test_agora_military_tokens_give_senate_actions_instead_of_coin_losses():
     state, _ = _table_at_a_turn()
     from replay.games.seven_wonders_duel.rules import military

@@ -712,16 +712,17 @@ def resolve_senator_card(state: State, p: dict[str, Any], paid: int) -> int:
     return looted
 
 
-def on_built(state: State, colour: str | None) -> None:
-    """A card of ``colour`` (None: a Wonder) built by either seat: each Decree of Age coins pays its controller."""
+def on_built(state: State, colour: str | None, wonder: bool = False) -> None:
+    """A card of ``colour`` (or a Wonder) built by either seat: each Decree of Age coins pays its controller."""
     for seat in (0, 1):
         for _, e in decree_effects(state, seat):
-            if e.type == "age_coins_per_build" and ((colour is None and e.target == "wonder") or colour in e.colours):
+            if e.type == "age_coins_per_build" and ((wonder and e.target == "wonder")
+                                                    or (not wonder and colour is not None and colour in e.colours)):
                 state.coins[seat] += state.age
 
 
 def wonder_built(state: State, seat: int, wonder: str) -> None:
-    on_built(state, None)
+    on_built(state, None, wonder=True)
     before = controls(state)
     apply_effects(state, seat, tuple(e for e in state.pack.wonder_by_id[wonder].effects
                                      if e.type in ("place_influence", "move_influence", "remove_influence", "conspire")))
