@@ -5,8 +5,9 @@ uncovered, every payment checked (own resources, choice producers, discounts, re
 from the bank at the opponent's prices, chains), the military track with its looting tokens,
 progress tokens, the Wonders' powers, supremacy wins and the civilian count; legal plays with every
 payment, bots and seeded simulations (docs/games/7-wonders-duel.md). The pack (:mod:`.pack`, data
-in ``rulesets/``, docs/games/7-wonders-duel-data.md) also holds the Pantheon and Agora expansions,
-whose rules are not implemented yet: a game whose pack plays one is refused at the start.
+in ``rulesets/``, docs/games/7-wonders-duel-data.md) also holds the Pantheon and Agora expansions:
+Agora's rules are implemented (:mod:`.agora`, pack ``7wd-duel-agora``); a game whose pack plays
+Pantheon is refused at the start.
 """
 
 from replay.contract import Game
