@@ -459,6 +459,31 @@ def test_espionage_property_fraud_and_obscurantism():
     assert state.tokens[1 - seat] == [] and state.agora["locked"] == ["law"] and "law" not in state.symbols(1 - seat)
 
 
+def test_turn_of_events_discards_up_to_two_cards_one_at_a_time():
+    from replay.games.seven_wonders_duel.rules import expected
+
+    state, seat = _triggered("turn_of_events")
+    assert expected(state) == ("senate_action", seat)  # its move first (independent of the discards)
+    GAME.rules.apply(state, crafted("senate_action", 999, {"seat": seat, "action": "skip"}))
+    assert expected(state) == ("conspiracy_target", seat)
+    bottom = [s for s in state.available() if state.slots[s] is not None]
+    first = crafted("conspiracy_target", 1000, {"seat": seat, "effect": "discard_available", "target": state.slots[bottom[0]]})
+    covered = next(s.id for s in PACK.layout(1).slots if s.id not in state.available())
+    assert refused(state, first, {**first.payload, "target": "not_on_the_table"}) == "swd.agora.target"
+    discarded = [state.slots[bottom[0]]]
+    GAME.rules.apply(state, first)
+    assert bottom[0] in state.taken and covered not in state.taken
+    assert (state.discard + state.agora["set_aside"])[-1] == discarded[0]
+    while state.queue and state.queue[0][0] == "reveal":  # what the discard uncovered is turned up first
+        slot = state.queue[0][2]
+        assert expected(state) == ("card_revealed", None)
+        unseen = next(c for c in PACK.deck(1) if c not in state.seen)
+        GAME.rules.apply(state, crafted("card_revealed", 1001, {"age": 1, "slot": slot, "card": unseen}))
+    assert expected(state) == ("conspiracy_target", seat)
+    GAME.rules.apply(state, crafted("conspiracy_target", 1002, {"seat": seat, "effect": "discard_available", "target": None}))
+    assert expected(state) == ("card_played", seat) and state.agora["interrupt"] is False
+
+
 # ----------------------------------------------------------------------------- what each seat sees
 
 

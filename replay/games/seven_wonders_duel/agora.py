@@ -45,7 +45,7 @@ IMPLEMENTED = frozenset({"agora"})
 CONSPIRACY_EFFECTS = frozenset({"shields", "take_half_coins", "coins_per_influence", "place_influence",
                                 "remove_influence", "move_influence", "destroy", "steal", "steal_wonder",
                                 "return_wonder", "conspire", "progress_any_from_box", "build_from_last_row",
-                                "lock_progress_token"})
+                                "lock_progress_token", "discard_available"})
 """Conspiracy effects implemented; a conspiracy with any other effect may be drawn and prepared,
 but triggering it is refused (``swd.agora.unimplemented``)."""
 
@@ -75,8 +75,9 @@ AGORA_RULES: dict[str, str] = {
                         "(with Organized Crime, or a single one drawn, all are kept).",
     "swd.agora.target": "A conspiracy takes a card of the opponent's city of its colours, one of their Wonders "
                         "(not yet built to steal, built to return), a card of the structure's row 1 that is not a "
-                        "Senator (to build), a progress token on the board or the opponent's (to lock away), or "
-                        "nothing when there is none.",
+                        "Senator (to build), a progress token on the board or the opponent's (to lock away), an "
+                        "available card (to discard, up to two, one at a time: none stops), or nothing when there "
+                        "is none.",
 }
 
 TASK_EVENTS = {"decree": "decree_revealed", "draw": "conspiracies_drawn", "choose": "conspiracy_chosen",
@@ -451,7 +452,7 @@ def _check_chosen(state: State, event: Event) -> None:
 
 
 def target_options(state: State, task: list[Any]) -> list[str]:
-    effect, colours = task[2]
+    effect, colours = task[2][0], task[2][1]
     seat = task[1]
     opponent = 1 - seat
     if effect in ("destroy", "steal"):
@@ -464,14 +465,28 @@ def target_options(state: State, task: list[Any]) -> list[str]:
         return sorted(c for s in row if (c := state.slots.get(s)) is not None and not is_senator(state, c))
     if effect == "lock_progress_token":
         return sorted(state.board_tokens + state.tokens[opponent])
+    if effect == "discard_available":
+        return sorted(c for s in state.available() if (c := state.slots.get(s)) is not None)
     return sorted(state.built_wonders[opponent])
+
+
+def target_task(state: State) -> list[Any]:
+    """The conspiracy's choice waited for: Agora's first task, or (Turn of Events, whose discards come one
+    at a time, each after the cards it uncovers are turned up) the base queue's ``agora_discard``."""
+    tasks = ag(state)["tasks"]
+    if tasks:
+        return list(tasks[0])
+    _, seat, left = state.queue[0]
+    return ["target", seat, ["discard_available", [], left]]
 
 
 def _check_target(state: State, event: Event) -> None:
     p = event.payload
-    task = ag(state)["tasks"][0]
+    task = target_task(state)
     allowed = target_options(state, task)
-    if p["effect"] != task[2][0] or (p["target"] is None and allowed) or (p["target"] is not None and p["target"] not in allowed):
+    optional = task[2][0] == "discard_available"  # "up to" two cards: None stops
+    if p["effect"] != task[2][0] or (p["target"] is None and allowed and not optional) \
+            or (p["target"] is not None and p["target"] not in allowed):
         raise refuse(state, event, "swd.agora.target", f"{task[2][0]}: one of " + (", ".join(allowed) or "none"),
                      f"{p['effect']}: {p['target']}", p["seat"])
 
@@ -492,7 +507,7 @@ def perform(state: State, event: Event, paid: int | None) -> list[Problem]:
     elif t in ("senator_recruited", "conspiracy_prepared"):
         return _turn(state, event, paid)
     else:
-        task = agora["tasks"].pop(0)
+        task = agora["tasks"].pop(0) if agora["tasks"] else state.queue.pop(0)
         before = controls(state)
         if t == "decree_revealed":
             agora["decrees"][p["chamber"]] = p["decree"]
@@ -508,7 +523,7 @@ def perform(state: State, event: Event, paid: int | None) -> list[Problem]:
         elif t == "conspiracy_chosen":
             _chosen(state, p)
         elif t == "conspiracy_target":
-            _target(state, p)
+            _target(state, p, task[2] if task[0] == "agora_discard" else 0)
         if state.victory is None:
             _changed(state, before)
     _after(state)
@@ -557,7 +572,17 @@ def _chosen(state: State, p: dict[str, Any]) -> None:
     agora["drawn"] = []
 
 
-def _target(state: State, p: dict[str, Any]) -> None:
+def _discard_available(state: State, seat: int, card: str, left: int) -> None:
+    """Turn of Events: an available card to the discard pile (a Senator set aside), the cards it uncovers
+    turned up, then the next discard, if any is left."""
+    state.taken.append(next(s for s in state.available() if state.slots[s] == card))
+    (ag(state)["set_aside"] if is_senator(state, card) else state.discard).append(card)
+    _reveals(state)
+    if left > 1 and len(state.taken) < len(state.slots):
+        state.queue.append(["agora_discard", seat, left - 1])
+
+
+def _target(state: State, p: dict[str, Any], left: int = 0) -> None:
     seat, target = p["seat"], p["target"]
     if target is None:
         return
@@ -578,6 +603,8 @@ def _target(state: State, p: dict[str, Any]) -> None:
     elif effect == "lock_progress_token":
         (state.board_tokens if target in state.board_tokens else state.tokens[opponent]).remove(target)
         ag(state)["locked"].append(target)
+    elif effect == "discard_available":
+        _discard_available(state, seat, target, left)
     else:
         k = state.built_wonders[opponent].index(target)
         state.built_wonders[opponent].pop(k)
@@ -622,6 +649,8 @@ def apply_effects(state: State, seat: int, effects: tuple[Effect, ...], when: st
             agora["tasks"].append(["move", seat, None])
         elif e.type in ("destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token"):
             agora["tasks"].append(["target", seat, [e.type, list(e.colours)]])
+        elif e.type == "discard_available":
+            state.queue.append(["agora_discard", seat, e.amount])
         elif e.type == "progress_any_from_box" and unseen_tokens(state):
             state.queue += [["draw", seat, len(unseen_tokens(state))], ["library", seat, None]]
         elif e.type == "conspire":

@@ -120,12 +120,14 @@ class ConspiracyChosen(EventPayload):
 class ConspiracyTarget(EventPayload):
     """What a triggered conspiracy takes: a card of the opponent's city (``destroy``, ``steal``),
     one of their Wonders (``steal_wonder``, ``return_wonder``), a card of the structure's row 1 to
-    build for free (``build_from_last_row``) or a progress token to lock away
-    (``lock_progress_token``); None when there is none."""
+    build for free (``build_from_last_row``), a progress token to lock away
+    (``lock_progress_token``) or an available card to discard (``discard_available``, one at a time,
+    None to stop); None when there is none."""
 
     event_type = "conspiracy_target"
     seat: int = Field(ge=0, le=1)
-    effect: Literal["destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token"]
+    effect: Literal["destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token",
+                    "discard_available"]
     target: str | None = Field(default=None, pattern=ID)
 
 

@@ -18,7 +18,7 @@ from replay.events import Event, EventPayload
 
 from . import agora_events as av
 from . import events as ev
-from .agora import ag, draw_shape, options, recruit_cost, senator_cards, target_options, triggerable
+from .agora import ag, draw_shape, options, recruit_cost, senator_cards, target_options, target_task, triggerable
 from .city import payments
 from .legal import Play, play
 from .rules import buildable_wonders
@@ -43,7 +43,7 @@ def agora_play_of(event: Event) -> Play:
 def agora_choices(state: State, seat: int, t: str) -> list[Play]:
     """The choices of an Agora task waiting for ``seat``."""
     agora = ag(state)
-    task = agora["tasks"][0]
+    task = target_task(state) if t == "conspiracy_target" else agora["tasks"][0]
     if t == "senate_action":
         return [(t, *o) for o in options(state, task)]
     if t == "conspiracy_chosen":
@@ -52,6 +52,8 @@ def agora_choices(state: State, seat: int, t: str) -> list[Play]:
             return [(t, tuple(sorted(drawn)), None)]
         return [(t, (c,), place) for c in sorted(drawn) for place in ("top", "bottom")]
     allowed = target_options(state, task)
+    if task[2][0] == "discard_available":  # up to two: stopping is a choice too
+        return [(t, task[2][0], x) for x in allowed] + [(t, task[2][0], None)]
     return [(t, task[2][0], x) for x in allowed] or [(t, task[2][0], None)]
 
 

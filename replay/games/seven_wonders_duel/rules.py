@@ -688,3 +688,4 @@ from . import agora  # noqa: E402
 from .agora_events import AGORA_TYPES  # noqa: E402
 
 RULES.update(agora.AGORA_RULES)
+TASK_EVENTS["agora_discard"] = "conspiracy_target"  # Turn of Events' discards wait behind the cards they uncover
