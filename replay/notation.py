@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,6 +219,56 @@ class LineReader:
         """The next event of the game, of ``payload``."""
         return Event.create(self.kind, self.game_id, len(self.out.events), payload)
 
+    def emit(self, model: type[EventPayload], fields: dict[str, Any], line: int | None = None, at: int = 0) -> bool:
+        """Validate and append one event (then :meth:`follow`); a payload the model refuses is a problem at ``at``."""
+        payload = self.payload(model, fields, at)
+        if payload is None:
+            return False
+        event = self.event(payload)
+        self.append(event, line)
+        self.follow(event)
+        return True
+
+    def follow(self, event: Event) -> None:
+        """What a game's reader follows of each event it appends (where the text is: an Age, a turn)."""
+
+    def unreadable(self, line: str, longest: int) -> bool:
+        """A line too long or with a control character: a problem, and it is not read further."""
+        if len(line) > longest:
+            self.problem(0, line[:80], f"a line of {len(line)} characters (at most {longest})")
+            return True
+        if m := CONTROL.search(line):
+            self.problem(m.start(), repr(m.group()), "a control character; a line holds printable text only")
+            return True
+        return False
+
+    def raw_start(self, body: list[tuple[int, str]], start: type[EventPayload]) -> bool | None:
+        """A body that begins with a ``! game_started`` line (a start the header cannot say): the
+        start read (True) or a problem (False); None when the body does not begin so."""
+        if not body or not (m := RAW.match(body[0][1])) or m.group(1) != start.event_type:
+            return None
+        self.number = body.pop(0)[0]
+        fields = raw_fields(m.group(2))
+        if fields is None:
+            self.problem(0, m.group(2)[:80], "the payload is a JSON object")
+            return False
+        ok = self.emit(start, fields)
+        self.names = {s["name"].lower(): s["seat"] for s in fields.get("seats", [])} if ok else {}
+        return ok
+
+    def raw_line(self, m: re.Match[str], models: Mapping[str, type[EventPayload]], start: type[EventPayload]) -> None:
+        """``! <type> <payload JSON>`` (``m``: :data:`RAW`'s match): an event the compact forms cannot
+        say (never in a valid game); the start is read only at the top (:meth:`raw_start`)."""
+        model = models.get(m.group(1))
+        if model is None or model is start:
+            self.problem(m.start(1), m.group(1), "unknown event type")
+            return
+        fields = raw_fields(m.group(2))
+        if fields is None:
+            self.problem(m.start(2), m.group(2)[:80], "the payload is a JSON object")
+            return
+        self.emit(model, fields, at=m.start(2))
+
     def read(self, body: list[tuple[int, str]]) -> None:
         """Each body line, in order (``line`` reads one)."""
         for number, line in body:
@@ -228,3 +278,106 @@ class LineReader:
 
     def line(self, line: str) -> None:
         raise NotImplementedError
+
+
+class HeaderReader(LineReader):
+    """A line reader that begins with the header: what :func:`read_text` drives."""
+
+    def start(self, header: Header) -> bool:
+        """The start event from the header; False after a problem (the body is then not read)."""
+        raise NotImplementedError
+
+    def begin(self, header: Header, start: type[EventPayload]) -> tuple[Start, dict[str, str]] | bool:
+        """The header's shared tags (:func:`header_start`; the game's id kept, the pin given to
+        :meth:`pinned`) and every tag by lower-case name. Without seat tags, a body that begins
+        with a raw start line is read instead: True, or False after a problem, as is a bad tag."""
+        self.number, self.offset = 1, 0
+        tags = {name.lower(): value for name, value in header.tags.items()}
+        begun = header_start(tags, self.kind, self.problems)
+        if begun is None:
+            return False
+        self.game_id = begun.game_id
+        self.pinned(begun.pin)
+        if not header.seats and (said := self.raw_start(header.body, start)) is not None:
+            return said
+        return begun, tags
+
+    def pinned(self, pin: list[str]) -> None:
+        """What a game's reader takes from the ruleset's pin (its pack, to check names against)."""
+
+    def seat_tags(self, header: Header, seat: re.Pattern[str], form: str) -> list[tuple[int, str, re.Match[str]]] | None:
+        """Each ``[Seat "..."]`` tag matched by ``seat``: (its line, the line as written, the match);
+        None after a problem (a tag not of the ``form`` said)."""
+        out = []
+        for number, raw, value in header.seats:
+            self.number = number
+            m = seat.match(value.strip())
+            if m is None:
+                self.problem(0, raw.strip(), f'a seat is [Seat "{form}"]')
+                return None
+            out.append((number, raw, m))
+        return out
+
+
+def read_text(reader: type[HeaderReader], text: str, level: Level = "collect", source: str = "") -> Parsed:
+    """Events from a notation text, read by a game's ``reader``. ``collect``: every problem
+    gathered; ``raise``: NotationError at the first."""
+    out = Parsed()
+    problems = Collector(level, source)
+    header = split_header(text, problems)
+    lines = reader(out, problems, text.splitlines())
+    if lines.start(header):
+        lines.read(header.body)
+    out.problems = problems.problems
+    return out
+
+
+TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+
+class Writer:
+    """What a game's writer of its notation shares: each event in its compact form where reading
+    that form gives the event back, otherwise (never in a valid game) as a raw ``!`` line."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.names: list[str] = []
+        self.sayable = False
+        """Whether the seats' names can be said (each sayable, no two alike in any case)."""
+
+    def write(self, events: Iterable[Event]) -> str:
+        for e in events:
+            if not self.event(e):
+                self.lines.append(raw_text(e))
+            self.follow(e)
+        return "\n".join(self.lines) + "\n"
+
+    def event(self, e: Event) -> bool:
+        """Write ``e`` compactly; False if it has no compact form here."""
+        raise NotImplementedError
+
+    def follow(self, event: Event) -> None:
+        """What a game's writer follows of each event written (the reader follows the same)."""
+
+    def name(self, seat: Any) -> str | None:
+        ok = self.sayable and isinstance(seat, int) and 0 <= seat < len(self.names)
+        return self.names[seat] if ok else None
+
+    def scores(self, names: Iterable[str], claims: Iterable[dict[str, Any]], written: Mapping[str, str]) -> None:
+        """``score <name>[: <category> N, ...]`` for each seat's claims (``written``: a category's
+        word in the text where it is not its name)."""
+        for name, claim in zip(names, claims):
+            said = [f"{written.get(c, c)} {v}" for c, v in claim.items() if c != "seat" and v is not None]
+            self.lines.append(f"score {name}" + (f": {', '.join(said)}" if said else ""))
+
+    @staticmethod
+    def amounts(counted: Mapping[str, int]) -> str:
+        """``2 wood, clay``: resources and how many of each (one is said without its number)."""
+        return ", ".join(f"{k} {r}" if k > 1 else r for r, k in counted.items())
+
+    @staticmethod
+    def tag(name: str, value: str, structural: Iterable[str]) -> bool:
+        """Whether a free header tag reads back as itself: not one the notation reads itself (but
+        ``SourceDetail``), and no comment's ``#`` or line break to cut it."""
+        return (bool(TAG_NAME.match(name)) and (name.lower() not in structural or name == "SourceDetail")
+                and "#" not in value and not CONTROL.search(value) and "\n" not in value)

@@ -76,3 +76,44 @@ def mutate(text: str, data, inserts) -> str:
     j = data.draw(st.integers(0, len(lines[i])))
     lines[i] = lines[i][:j] + data.draw(st.sampled_from(inserts)) + lines[i][j:]
     return "\n".join(lines)
+
+
+def golden_events(folder, name: str):
+    """The events of a golden game, ``NAME.jsonl`` in ``folder``, read through the registry."""
+    from replay.jsonl import read_events
+    from replay.registry import registry
+
+    return list(read_events((folder / f"{name}.jsonl").read_text(encoding="utf-8").splitlines(True), registry))
+
+
+def script(path, name: str):
+    """A script that is not a package module (a fixture folder's ``make_golden.py``), imported."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def replaced(events, i: int, **payload):
+    """``events`` with the payload of event ``i`` changed."""
+    return [*events[:i], events[i]._replace(payload={**events[i].payload, **payload}), *events[i + 1:]]
+
+
+def audited(game, events):
+    """The problems the audit finds in ``events`` of ``game``."""
+    from replay.services.audit import audit
+    from replay.services.logs import Log
+
+    return audit(Log(events, game, "mutated")).problems
+
+
+def assert_round_trip(notation, events) -> str:
+    """Events -> text -> the same events, and the text written again is the same: the text."""
+    text = notation.write(events)
+    parsed = notation.read(text, "raise")
+    assert parsed.events == events
+    assert notation.write(parsed.events) == text
+    return text

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from replay.analytics.project import derive_game
-from replay.analytics.sql import connect, run_sql
+from replay.analytics.sql import all_queries, connect, run_sql
 from replay.archive import Archive
 from replay.cli.main import cli
 from replay.contract import AnyGame
@@ -108,3 +108,17 @@ def strategies_unrecorded(game: AnyGame, bots: tuple[str, ...], tables: tuple[st
     rows = derive_game(game, events, game.library(), ended=True)
     schema = game.analytics.schema
     assert rows[f"{schema}.players"] and all(r["strategy"] is None for t in tables for r in rows[f"{schema}.{t}"])
+
+
+def check_named(archive: Archive, kind: str, schema: str, names: tuple[str, ...]) -> None:
+    """The game's named queries are exactly ``names``, each with its question and columns, and each
+    answers (through the command) with rows of exactly those columns."""
+    from replay.registry import registry
+
+    queries = {k: q for k, q in all_queries(registry).items() if q.kind == kind}
+    assert set(queries) == {f"{schema}.{q}" for q in names}
+    assert all(q.question and q.columns for q in queries.values())
+    for name in names:
+        rows = ask(archive, f"{schema}.{name}")
+        assert rows, name
+        assert list(rows[0]) == [c.strip() for c in queries[f"{schema}.{name}"].columns.split(",")], name

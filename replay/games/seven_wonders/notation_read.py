@@ -6,19 +6,16 @@ import difflib
 import re
 from typing import Any
 
-from replay.events import EventPayload
+from replay.events import Event
 from replay.notation import (
-    CONTROL,
     RAW,
     Collector,
     Header,
-    LineReader,
+    HeaderReader,
     Parsed,
-    header_start,
     items,
     name_at,
-    raw_fields,
-    split_header,
+    read_text,
 )
 from replay.numbers import is_number
 from replay.problems import Level
@@ -56,7 +53,7 @@ from .pack import SevenWondersPack
 ID = re.compile(CARD_ID)
 
 
-class _Reader(LineReader):
+class _Reader(HeaderReader):
     """Reads the body of one text into events, with the problems found on the way."""
 
     kind = KIND
@@ -72,15 +69,11 @@ class _Reader(LineReader):
 
     # -- events
 
-    def emit(self, model: type[EventPayload], fields: dict[str, Any], line: int | None = None, at: int = 0) -> bool:
-        """Validate and append one event; a payload the model refuses is a problem at ``at``."""
-        payload = self.payload(model, fields, at)
-        if payload is None:
-            return False
-        event = self.event(payload)
-        self.append(event, line)
+    def follow(self, event: Event) -> None:
         self.at.apply(event)
-        return True
+
+    def pinned(self, pin: list[str]) -> None:
+        self.pack = find_pack(pin)
 
     def seat(self, text: str, at: int) -> int | None:
         seat = self.names.get(text.strip().lower())
@@ -104,30 +97,17 @@ class _Reader(LineReader):
 
     def start(self, header: Header) -> bool:
         """The game_started event from the header (or a raw ``!`` start line); False after a problem."""
-        self.number, self.offset = 1, 0
-        tags = {name.lower(): value for name, value in header.tags.items()}
-        begun = header_start(tags, KIND, self.problems)
-        if begun is None:
-            return False
-        self.game_id = begun.game_id
-        self.pack = find_pack(begun.pin)
+        opened = self.begin(header, GameStarted)
+        if isinstance(opened, bool):
+            return opened
+        begun, tags = opened
         body = header.body
-        if not header.seats and body and (m := RAW.match(body[0][1])) and m.group(1) == GameStarted.event_type:
-            self.number = body.pop(0)[0]
-            fields = raw_fields(m.group(2))
-            if fields is None:
-                self.problem(0, m.group(2)[:80], "the payload is a JSON object")
-                return False
-            ok = self.emit(GameStarted, fields)
-            self.names = {s["name"].lower(): s["seat"] for s in fields.get("seats", [])} if ok else {}
-            return ok
+        matched = self.seat_tags(header, SEAT, "<number> <name> <wonder> <side A or B>")
+        if matched is None:
+            return False
         seats: list[dict[str, Any]] = []
-        for number, raw, value in header.seats:
+        for number, raw, m in matched:
             self.number = number
-            m = SEAT.match(value.strip())
-            if m is None:
-                self.problem(0, raw.strip(), 'a seat is [Seat "<number> <name> <wonder> <side A or B>"]')
-                return False
             wonder = normal(m.group(3))
             if self.pack is not None and wonder not in self.pack.wonder_by_id:
                 self.problem(raw.find(m.group(3)), m.group(3), "unknown Wonder (the pack's: "
@@ -172,11 +152,7 @@ class _Reader(LineReader):
             self.emit(GameEnded, {"scores": scores}, line)
 
     def line(self, line: str) -> None:
-        if len(line) > LONGEST:
-            self.problem(0, line[:80], f"a line of {len(line)} characters (at most {LONGEST})")
-            return
-        if m := CONTROL.search(line):
-            self.problem(m.start(), repr(m.group()), "a control character; a line holds printable text only")
+        if self.unreadable(line, LONGEST):
             return
         if (m := DEAL.match(line)) and self.deal is not None:
             self.deal_line(m)
@@ -201,7 +177,7 @@ class _Reader(LineReader):
         elif OVER.match(line):
             self.end = (self.number, [])
         elif m := RAW.match(line):
-            self.raw_event(m)
+            self.raw_line(m, MODELS, GameStarted)
         elif m := DEAL.match(line):
             self.problem(0, "deal", "a deal line follows its 'age N' line (and the other deal lines)")
         elif play or (m := SCORE.match(line)):
@@ -406,26 +382,7 @@ class _Reader(LineReader):
             self.end = (self.number, [])
         self.end[1].append(claim)
 
-    def raw_event(self, m: re.Match[str]) -> None:
-        """``! <type> <payload JSON>``: an event the compact forms cannot say (never in a valid game)."""
-        model = MODELS.get(m.group(1))
-        if model is None or model is GameStarted:
-            self.problem(m.start(1), m.group(1), "unknown event type")
-            return
-        fields = raw_fields(m.group(2))
-        if fields is None:
-            self.problem(m.start(2), m.group(2)[:80], "the payload is a JSON object")
-            return
-        self.emit(model, fields, at=m.start(2))
-
 
 def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
     """Events from notation. ``collect``: every problem gathered; ``raise``: NotationError at the first."""
-    out = Parsed()
-    problems = Collector(level, source)
-    header = split_header(text, problems)
-    reader = _Reader(out, problems, text.splitlines())
-    if reader.start(header):
-        reader.read(header.body)
-    out.problems = problems.problems
-    return out
+    return read_text(_Reader, text, level, source)

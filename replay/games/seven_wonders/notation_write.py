@@ -3,44 +3,29 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from replay.events import Event
-from replay.notation import CONTROL, escape, raw_text
+from replay.notation import Writer, escape, raw_text
 
 from .events import KIND
 from .notation_syntax import STRUCTURAL, WRITTEN_CATEGORY, Context, find_pack, normal, sayable
 from .pack import SevenWondersPack
 
-TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
-
-class _Writer:
-    """Events to the canonical text. Each event is written in its compact form where reading that
-    form gives the event back; otherwise (never in a valid game) as a raw ``!`` line."""
+class _Writer(Writer):
+    """Events to the canonical text (:class:`replay.notation.Writer`)."""
 
     def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.names: list[str] = []
-        self.sayable = False
-        """Whether the seats' names can be said (each sayable, no two alike in any case)."""
+        super().__init__()
         self.pack: SevenWondersPack | None = None
         self.at = Context()
 
-    def write(self, events: Iterable[Event]) -> str:
-        for e in events:
-            if not self.event(e):
-                self.lines.append(raw_text(e))
-            self.at.apply(e)
-        return "\n".join(self.lines) + "\n"
+    def follow(self, event: Event) -> None:
+        self.at.apply(event)
 
     # -- what can be said
-
-    def name(self, seat: Any) -> str | None:
-        ok = self.sayable and isinstance(seat, int) and 0 <= seat < len(self.names)
-        return self.names[seat] if ok else None
 
     def card(self, card: str) -> bool:
         """Whether the reader gives ``card`` back from its id."""
@@ -87,7 +72,8 @@ class _Writer:
         self.lines += [f'[Game "{escape(e.game_id)}"]', f'[Kind "{KIND}"]']
         tags = p.get("tags") or {}
         detail = p["provenance"]["detail"]
-        plain = self.sayable and all(self.tag(k, v) for k, v in tags.items()) and self.tag("SourceDetail", detail) \
+        plain = self.sayable and all(self.tag(k, v, STRUCTURAL) for k, v in tags.items()) \
+            and self.tag("SourceDetail", detail, STRUCTURAL) \
             and all(normal(s["wonder"]) == s["wonder"] and (self.pack is None or s["wonder"] in self.pack.wonder_by_id)
                     for s in seats)
         if plain:
@@ -101,12 +87,6 @@ class _Writer:
             self.lines.append(f'[SourceDetail "{escape(detail)}"]')
         self.lines += [f'[Seat "{s["seat"]} {s["name"]} {s["wonder"]} {s["side"].upper()}"]' for s in seats]
         return True
-
-    @staticmethod
-    def tag(name: str, value: str) -> bool:
-        """Whether a header tag reads back as itself (a comment's ``#`` or a line break would cut it)."""
-        return (bool(TAG_NAME.match(name)) and (name.lower() not in STRUCTURAL or name == "SourceDetail")
-                and "#" not in value and not CONTROL.search(value) and "\n" not in value)
 
     def deal(self, p: dict[str, Any]) -> bool:
         names = [self.name(s) for s in range(len(p["hands"]))]
@@ -129,7 +109,7 @@ class _Writer:
         words = [f"{name}: {p['action']} {p['card']}"]
         if p["free"]:
             words.append(f"free {p['free']}")
-        payment = [f"buy {_amounts(p[side])} from {side}" for side in ("left", "right") if p[side]]
+        payment = [f"buy {self.amounts(p[side])} from {side}" for side in ("left", "right") if p[side]]
         payment += [f"{resource} from {source}" for source, resource in p["choices"].items()]
         if payment:
             words.append(f"({'; '.join(payment)})")
@@ -160,14 +140,8 @@ class _Writer:
         if None in names:
             return False
         self.lines += ["", "game over"]
-        for name, s in zip(names, scores):
-            said = [f"{WRITTEN_CATEGORY.get(c, c)} {v}" for c, v in s.items() if c != "seat" and v is not None]
-            self.lines.append(f"score {name}" + (f": {', '.join(said)}" if said else ""))
+        self.scores([str(n) for n in names], scores, WRITTEN_CATEGORY)
         return True
-
-
-def _amounts(bought: dict[str, int]) -> str:
-    return ", ".join(f"{k} {r}" if k > 1 else r for r, k in bought.items())
 
 
 def write(events: Iterable[Event]) -> str:

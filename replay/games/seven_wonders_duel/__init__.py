@@ -4,7 +4,8 @@ The Wonder draft, the three Ages' structures with their face-down cards turned u
 uncovered, every payment checked (own resources, choice producers, discounts, resources bought
 from the bank at the opponent's prices, chains), the military track with its looting tokens,
 progress tokens, the Wonders' powers, supremacy wins and the civilian count; legal plays with every
-payment, bots and seeded simulations (docs/games/7-wonders-duel.md). The pack (:mod:`.pack`, data
+payment, bots and seeded simulations (docs/games/7-wonders-duel.md), a notation (docs/notation.md),
+derived tables and named queries (docs/analytics.md). The pack (:mod:`.pack`, data
 in ``rulesets/``, docs/games/7-wonders-duel-data.md) also holds the Pantheon and Agora expansions:
 Agora's rules are implemented (:mod:`.agora`, pack ``7wd-duel-agora``); a game whose pack plays
 Pantheon is refused at the start.
@@ -12,7 +13,9 @@ Pantheon is refused at the start.
 
 from replay.contract import Game
 
+from .analytics import DuelAnalytics
 from .events import EVENT_TYPES, KIND, GameStarted
+from .notation import DuelNotation
 from .pack import DuelPack
 from .rules import DuelRules
 from .simulate import DuelBots, simulate_game
@@ -33,6 +36,8 @@ class SevenWondersDuel(Game[State, DuelPack]):
 
     rules = DuelRules()
     views = DuelViews()
+    notation = DuelNotation()
+    analytics = DuelAnalytics()
     bots = DuelBots()
 
 

@@ -1,0 +1,403 @@
+"""Reading 7 Wonders Duel's notation: text to events, lenient or strict (notation.py says the format)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from replay.events import Event
+from replay.notation import RAW, Collector, Header, HeaderReader, Parsed, items, read_text
+from replay.problems import Level
+
+from .events import (
+    ID,
+    KIND,
+    SLOT,
+    AgeDealt,
+    CardDestroyed,
+    CardPlayed,
+    CardRevealed,
+    DiscardBuilt,
+    GameEnded,
+    GameStarted,
+    ProgressTaken,
+    StarterChosen,
+    TokensDrawn,
+    TokensRevealed,
+    WonderPicked,
+    WondersRevealed,
+)
+from .notation_syntax import (
+    AGE,
+    CATEGORY_WORDS,
+    CHOICE,
+    CLAIM,
+    COUNTED,
+    FROM_BOX,
+    LONGEST,
+    MODELS,
+    NOTHING,
+    NUMBER,
+    OVER,
+    PLAY,
+    RESOURCE_WORDS,
+    REVEAL,
+    SCORE,
+    SEAT,
+    STRUCTURAL,
+    TAIL,
+    TOKENS,
+    VERB,
+    VICTORIES,
+    VICTORY,
+    WINNERS,
+    WITH,
+    WONDERS,
+    Context,
+    find_pack,
+    normal,
+)
+from .pack import DuelPack
+
+NAME = re.compile(ID)
+SLOT_NAME = re.compile(SLOT)
+EXPECTED = ("expected 'tokens ...', 'wonders N: ...', 'age N: <slot> <card>, ...', 'reveal <slot> <card>', "
+            "'<name>: pick|construct|discard|wonder|progress|draws|destroys|from discard|starter ...', 'game over', "
+            "'victory ...', 'winners ...' or 'score <name>: ...'")
+
+
+class _Reader(HeaderReader):
+    """Reads the body of one text into events, with the problems found on the way."""
+
+    kind = KIND
+
+    def __init__(self, out: Parsed, problems: Collector, raw: list[str]) -> None:
+        super().__init__(out, problems, raw)
+        self.pack: DuelPack | None = None
+        self.at = Context()
+        self.end: tuple[int, dict[str, Any]] | None = None
+        """The game's end being read: (its line, the claims so far)."""
+
+    # -- events
+
+    def follow(self, event: Event) -> None:
+        self.at.apply(event)
+
+    def pinned(self, pin: list[str]) -> None:
+        self.pack = find_pack(pin)
+
+    def named(self, text: str, at: int, what: str, ids: Iterable[str] | None) -> str | None:
+        """An id (card, Wonder, token) from what was typed (its id or its name, any case), or a problem."""
+        word = normal(text)
+        known = list(ids) if ids is not None else None
+        if (word in known) if known is not None else NAME.match(word) is not None:
+            return word
+        hint = ""
+        if known is not None:
+            close = difflib.get_close_matches(word, known, n=3)
+            hint = f" (did you mean {' or '.join(close)}?)" if close else f" (not in the pack {self.pack.id})" \
+                if self.pack is not None else ""
+        self.problem(at, text.strip(), f"unknown {what}" + hint)
+        return None
+
+    def card(self, text: str, at: int) -> str | None:
+        return self.named(text, at, "card", None if self.pack is None else self.pack.by_id)
+
+    def wonder(self, text: str, at: int) -> str | None:
+        return self.named(text, at, "Wonder", None if self.pack is None else self.pack.wonder_by_id)
+
+    def token(self, text: str, at: int) -> str | None:
+        ids = None if self.pack is None else [t.id for t in self.pack.all_progress_tokens]
+        return self.named(text, at, "progress token", ids)
+
+    def listed(self, text: str, start: int, one: Any) -> list[str] | None:
+        """``<x>, <x>, ...`` each read by ``one``; None after a problem."""
+        out = [one(item, column) for column, item in items(text, start)]
+        return None if None in out else out
+
+    def seat(self, text: str, at: int) -> int | None:
+        seat = self.names.get(text.strip().lower())
+        if seat is None:
+            self.problem(at, text.strip(), "unknown player " + self.seat_list())
+        return seat
+
+    # -- the header
+
+    def start(self, header: Header) -> bool:
+        """The game_started event from the header (or a raw ``!`` start line); False after a problem."""
+        opened = self.begin(header, GameStarted)
+        if isinstance(opened, bool):
+            return opened
+        begun, tags = opened
+        matched = self.seat_tags(header, SEAT, "<0 or 1> <name>")
+        if matched is None:
+            return False
+        seats: list[dict[str, Any]] = [{"seat": int(m.group(1)), "name": m.group(2)} for _, _, m in matched]
+        body = header.body
+        self.number = 1
+        seats.sort(key=lambda s: s["seat"])
+        if [s["seat"] for s in seats] != [0, 1]:
+            self.problem(0, "", 'the header needs [Seat "0 <name>"] and [Seat "1 <name>"]')
+            return False
+        self.names = {s["name"].lower(): s["seat"] for s in seats}
+        if len(self.names) != 2:
+            self.problem(0, "", "the two seats have the same name")
+            return False
+        first = tags.get("first", "").strip()
+        if first.lower() not in self.names and first not in ("0", "1"):
+            self.problem(0, first, '[First "<name>"] says who drafts first and starts Age I ' + self.seat_list())
+            return False
+        free = {name: value for name, value in header.tags.items() if name.lower() not in STRUCTURAL}
+        return self.emit(GameStarted, {"ruleset": begun.ruleset, "seats": seats, "provenance": begun.provenance,
+                                       "first": self.names.get(first.lower(), int(first) if first.isdigit() else 0),
+                                       "tags": free}, body[0][0] if body else 1)
+
+    # -- the body
+
+    def read(self, body: list[tuple[int, str]]) -> None:
+        super().read(body)
+        self.flush()
+
+    def flush(self) -> None:
+        """The game's end, once its last line has been read."""
+        if self.end is not None:
+            line, fields = self.end
+            self.end = None
+            self.emit(GameEnded, fields, line)
+
+    def line(self, line: str) -> None:
+        if self.unreadable(line, LONGEST):
+            return
+        if self.end is not None and self.ending(line):
+            return
+        self.flush()
+        play = PLAY.match(line)
+        if play and play.group(1).strip().lower() in self.names:
+            self.play(self.names[play.group(1).strip().lower()], play.group(2), play.start(2))
+        elif m := TOKENS.match(line):
+            tokens = self.listed(m.group(1), m.start(1), self.token)
+            if tokens is not None:
+                self.emit(TokensRevealed, {"tokens": tokens})
+        elif m := WONDERS.match(line):
+            wonders = self.listed(m.group(2), m.start(2), self.wonder)
+            if wonders is not None:
+                self.emit(WondersRevealed, {"set": int(m.group(1)), "wonders": wonders}, at=m.start(1))
+        elif m := AGE.match(line):
+            self.deal(m)
+        elif m := REVEAL.match(line):
+            slot = self.slot(m.group(1), m.start(1))
+            card = self.card(m.group(2), m.start(2)) if slot is not None else None
+            if card is not None and self.age_known(0):
+                self.emit(CardRevealed, {"age": self.at.age, "slot": slot, "card": card})
+        elif OVER.match(line):
+            self.end = (self.number, {"scores": []})
+        elif m := RAW.match(line):
+            self.raw_line(m, MODELS, GameStarted)
+        elif play or (m := SCORE.match(line)):
+            name = play.group(1) if play else line[m.start(1):m.end(1)] if m else ""
+            self.problem(line.find(name), name.strip(), "unknown player " + self.seat_list())
+        else:
+            self.problem(0, line[:80], EXPECTED)
+
+    def slot(self, text: str, at: int) -> str | None:
+        word = text.strip().lower()
+        if not SLOT_NAME.match(word):
+            self.problem(at, text, "a slot is r<row>c<column>, as in the Age's layout (r1c4)")
+            return None
+        return word
+
+    def age_known(self, at: int) -> bool:
+        if not self.at.age:
+            self.problem(at, "", "a card is turned up or played in an Age: its 'age N: ...' line comes first")
+        return bool(self.at.age)
+
+    def deal(self, m: re.Match[str]) -> None:
+        """``age N: <slot> <card>, ...``: the Age's face-up cards."""
+        cards: dict[str, str] = {}
+        for column, item in items(m.group(2), m.start(2)):
+            slot_text, _, card_text = item.partition(" ")
+            slot = self.slot(slot_text, column)
+            card = self.card(card_text, column + len(slot_text) + 1) if slot is not None else None
+            if card is None or slot is None:
+                return
+            if slot in cards:
+                self.problem(column, slot_text, "a slot is dealt once")
+                return
+            cards[slot] = card
+        self.emit(AgeDealt, {"age": int(m.group(1)), "cards": cards}, at=m.start(1))
+
+    # -- a seat's line
+
+    def play(self, seat: int, text: str, start: int) -> None:
+        m = VERB.match(text)
+        if m is None:
+            self.problem(start, text[:40], "a seat's line is 'pick <Wonder>', 'construct|discard <card> ...', 'wonder "
+                         "<Wonder> with <card> ...', 'progress <token> [from box]', 'draws <tokens>', 'destroys <card>',"
+                         " 'from discard <card>' or 'starter <name>'")
+            return
+        verb, rest, at = " ".join(m.group(1).lower().split()), m.group(2).strip(), start + m.start(2)
+        if verb == "pick":
+            wonder = self.wonder(rest, at)
+            if wonder is not None:
+                self.emit(WonderPicked, {"seat": seat, "wonder": wonder}, at=start)
+        elif verb in ("construct", "build", "discard", "wonder"):
+            self.card_played(seat, "construct" if verb == "build" else verb, rest, at)
+        elif verb == "progress":
+            box = FROM_BOX.match(rest)
+            token = self.token(box.group(1) if box else rest, at)
+            if token is not None:
+                self.emit(ProgressTaken, {"seat": seat, "token": token, "source": "box" if box else "board"}, at=start)
+        elif verb == "draws":
+            tokens = self.listed(rest, at, self.token)
+            if tokens is not None:
+                self.emit(TokensDrawn, {"seat": seat, "tokens": tokens}, at=start)
+        elif verb in ("destroys", "from discard"):
+            card = None if rest.lower() in NOTHING else self.card(rest, at)
+            if card is not None or rest.lower() in NOTHING:
+                self.emit(CardDestroyed if verb == "destroys" else DiscardBuilt, {"seat": seat, "card": card},
+                          at=start)
+        else:
+            starts = self.seat(rest, at)
+            if starts is not None:
+                self.emit(StarterChosen, {"seat": seat, "starts": starts}, at=start)
+
+    def card_played(self, seat: int, action: str, text: str, at: int) -> None:
+        """``<card> [@<slot>] [free chain] [(<payment>)] [{<claims>}]`` (``<Wonder> with`` first for a Wonder)."""
+        if not self.age_known(at):
+            return
+        fields: dict[str, Any] = {"seat": seat, "age": self.at.age, "action": action}
+        if action == "wonder":
+            w = WITH.match(text)
+            if w is None:
+                self.problem(at, text[:40], "a Wonder is built as 'wonder <Wonder> with <card>'")
+                return
+            fields["wonder"] = self.wonder(w.group("wonder"), at)
+            if fields["wonder"] is None:
+                return
+            text, at = w.group("rest"), at + w.start("rest")
+        parts = TAIL.match(text)
+        if parts is None:
+            self.problem(at, text[:40], "after the card come '@<slot>', 'free chain', '(<payment>)' and "
+                         "'{<claims>}', each at most once, in this order")
+            return
+        if not parts.group("card").strip():
+            self.problem(at, text[:40], "name the card taken from the structure")
+            return
+        card = self.card(parts.group("card"), at)
+        if card is None:
+            return
+        fields["card"] = card
+        if parts.group("slot") is not None:
+            slot = self.slot(parts.group("slot"), at + parts.start("slot"))
+        elif (slot := self.at.where.get(card)) is None:
+            self.problem(at, parts.group("card").strip(), "this card is not in the Age's structure as dealt and "
+                         "turned up so far: write its slot after it (@r5c2)")
+        if slot is None:
+            return
+        fields["slot"] = slot
+        if parts.group("free") is not None:
+            if parts.group("free").lower() != "chain":
+                self.problem(at + parts.start("free"), parts.group("free"), "say 'free chain' (its chain symbol)")
+                return
+            fields["free"] = "chain"
+        if parts.group("pay") is not None and not self.payment(parts.group("pay"), at + parts.start("pay"), fields):
+            return
+        if parts.group("claims") is not None and not self.claims(parts.group("claims"), at + parts.start("claims"),
+                                                                  fields):
+            return
+        self.emit(CardPlayed, fields, at=at)
+
+    def payment(self, text: str, start: int, fields: dict[str, Any]) -> bool:
+        """``buy [N] <resource>, ...; discount [N] <resource>, ...; <resource> from <own card or Wonder>; ...``."""
+        choices: dict[str, str] = {}
+        for column, item in items(text, start, ";"):
+            word, _, rest = item.partition(" ")
+            if word.lower() in ("buy", "discount"):
+                key = "bought" if word.lower() == "buy" else "discount"
+                counted = self.counted(rest, column + len(word) + 1) if key not in fields else None
+                if counted is None:
+                    if key in fields:
+                        self.problem(column, item, f"say '{word.lower()}' once, with every resource")
+                    return False
+                fields[key] = counted
+                continue
+            m = CHOICE.match(item)
+            resource = RESOURCE_WORDS.get(m.group("what").lower()) if m else None
+            source = normal(m.group("source")) if m else ""
+            if m is None or resource is None or source in choices or not NAME.match(source):
+                self.problem(column, item, "a payment item is 'buy [N] <resource>, ...', 'discount [N] <resource>, "
+                             "...' or '<resource> from <own card or Wonder>' (each source once); the resources: "
+                             + ", ".join(RESOURCE_WORDS))
+                return False
+            choices[source] = resource
+        fields["choices"] = choices
+        return True
+
+    def counted(self, text: str, start: int) -> dict[str, int] | None:
+        """``[N] <resource>, [N] <resource>, ...``."""
+        out: dict[str, int] = {}
+        for column, item in items(text, start):
+            m = COUNTED.match(item)
+            resource = RESOURCE_WORDS.get(m.group("what").lower()) if m else None
+            if m is None or resource is None or resource in out:
+                self.problem(column, item, "a resource is '[N] <resource>', each once (" + ", ".join(RESOURCE_WORDS) + ")")
+                return None
+            out[resource] = int(m.group("count") or 1)
+        return out
+
+    def claims(self, text: str, start: int, fields: dict[str, Any]) -> bool:
+        """``{paid N, pawn +N, looted N}``: the coins the play cost, the Conflict pawn after it, the
+        coins the opponent lost to a military token; each optional."""
+        for column, item in items(text, start):
+            m = CLAIM.match(item)
+            if m is None or m.group(1).lower() in fields:
+                self.problem(column, item, "a claim is 'paid N', 'pawn N' (+ towards the second seat's capital) or "
+                             "'looted N', each once")
+                return False
+            fields[m.group(1).lower()] = int(m.group(2))
+        return True
+
+    # -- the game's end
+
+    def ending(self, line: str) -> bool:
+        """A line of the game's end (``victory``, ``winners``, ``score``); False: not one."""
+        assert self.end is not None
+        fields = self.end[1]
+        if m := VICTORY.match(line):
+            if m.group(1).lower() not in VICTORIES or "victory" in fields:
+                self.problem(m.start(1), m.group(1), "the victory is " + ", ".join(VICTORIES) + " (said once)")
+            else:
+                fields["victory"] = m.group(1).lower()
+            return True
+        if m := WINNERS.match(line):
+            said = [] if m.group(1).strip().lower() in NOTHING else [self.seat(item, column)
+                                                                     for column, item in items(m.group(1), m.start(1))]
+            if "winners" in fields:
+                self.problem(0, line[:40], "the winners are said once")
+            elif None not in said:
+                fields["winners"] = said
+            return True
+        if (m := SCORE.match(line)) and m.group(1).strip().lower() in self.names:
+            self.score(m, fields["scores"])
+            return True
+        return False
+
+    def score(self, m: re.Match[str], scores: list[dict[str, Any]]) -> None:
+        """``score <name>: <category> N, ...``."""
+        claim: dict[str, Any] = {"seat": self.names[m.group(1).strip().lower()]}
+        for column, item in items(m.group(2) or "", m.start(2)):
+            words = item.split()
+            category = CATEGORY_WORDS.get(words[0].lower()) if len(words) == 2 else None
+            if category is None or not NUMBER.match(words[1]) or category in claim:
+                self.problem(column, item, "a score is '<category> N', each category once ("
+                             + ", ".join(CATEGORY_WORDS) + ")")
+                return
+            claim[category] = int(words[1])
+        scores.append(claim)
+
+
+def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
+    """Events from notation. ``collect``: every problem gathered; ``raise``: NotationError at the first."""
+    return read_text(_Reader, text, level, source)

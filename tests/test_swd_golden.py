@@ -1,0 +1,202 @@
+"""Two 7 Wonders Duel games worked out by hand (fixtures/7wonders-duel/README.md): the events of two
+seeded simulations, the narration of every state, the notation, and the hand-worked results.
+
+The scores, coins, the Conflict pawn after every shield and the scientific symbols below were
+worked out by hand, from each city's cards, Wonders and tokens and the cards' data (the README's
+worksheet), before they were compared with the engine: here they are literals, checked against
+the audit, the ``game_ended`` and ``card_played`` claims and the final state.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from helpers import audited, golden_events, replaced, script
+
+from replay.cli.main import cli
+from replay.driver import replay
+from replay.events import Event
+from replay.games.seven_wonders_duel import GAME
+from replay.games.seven_wonders_duel.notation import read
+from replay.games.seven_wonders_duel.scoring import scores
+from replay.narration import narrate
+from replay.services.audit import audit
+from replay.services.logs import read_notation_text
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "7wonders-duel"
+GAMES = ("golden-civilian", "golden-science")
+NAMES = ["Ana", "Ben"]
+CATEGORIES = ("civilian", "science", "commercial", "guilds", "wonders", "progress", "military", "treasury")
+
+# Worked by hand (fixtures/7wonders-duel/README.md), by seat: civilian, science, commercial, guilds,
+# wonders, progress, military, treasury, total.
+HAND = {
+    "golden-civilian": [(31, 8, 6, 4, 3, 7, 0, 3, 62), (10, 0, 6, 7, 21, 0, 0, 3, 47)],
+    "golden-science": [(7, 11, 6, 0, 2, 0, 2, 1, 29), (9, 1, 0, 0, 12, 0, 0, 7, 29)],
+}
+COINS = {"golden-civilian": [9, 10], "golden-science": [5, 21]}  # traced by hand, play by play
+VICTORY = {"golden-civilian": ("civilian", [0]), "golden-science": ("science", [0])}
+PAWN = {  # the Conflict pawn after each play that moves it (+: towards Ben's capital), and the coins looted then
+    "golden-civilian": [(-1, 0), (0, 0), (2, 0), (3, 1), (2, 0), (4, 0), (1, 0), (-1, 0), (0, 0)],
+    "golden-science": [(1, 0), (2, 0), (1, 0), (-1, 0), (1, 0), (3, 2), (5, 0), (2, 0)],
+}
+SYMBOLS = {  # each seat's distinct scientific symbols at the end
+    "golden-civilian": [{"mortar_and_pestle", "wheel", "quill", "armillary_sphere"}, set()],
+    "golden-science": [{"mortar_and_pestle", "wheel", "plumb", "law", "armillary_sphere", "sundial"}, {"quill", "wheel"}],
+}
+TOKENS = {"golden-civilian": [["architecture", "philosophy", "masonry"], ["theology"]],
+          "golden-science": [["law", "masonry"], ["urbanism"]]}
+
+
+def recorded(name: str) -> list[Event]:
+    return golden_events(FIXTURES, name)
+
+
+def problems(events: list[Event]) -> list[Any]:
+    return audited(GAME, events)
+
+
+def hand(name: str, seat: int) -> dict[str, int]:
+    return dict(zip((*CATEGORIES, "total"), HAND[name][seat]))
+
+
+# ----------------------------------------------------------------------------- the files
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_files_are_what_make_golden_makes_today(name, tmp_path):
+    maker = script(FIXTURES / "make_golden.py", "make_swd_golden")
+    events = maker.events_of(name)
+    assert events == recorded(name)
+    maker.HERE = tmp_path
+    maker.main()
+    for suffix in (".jsonl", ".replay.txt", ".txt"):
+        assert (tmp_path / f"{name}{suffix}").read_bytes() == (FIXTURES / f"{name}{suffix}").read_bytes(), suffix
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_narration_of_every_state_is_as_recorded(name):
+    expected = (FIXTURES / f"{name}.replay.txt").read_text(encoding="utf-8")
+    assert "\n".join(narrate(GAME, recorded(name))) + "\n" == expected
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_notation_reads_to_the_recorded_events_and_audits_clean(name):
+    text = (FIXTURES / f"{name}.txt").read_text(encoding="utf-8")
+    assert read(text, "raise").events == recorded(name)
+    report = audit(read_notation_text(text, f"{name}.txt"))
+    assert report.ok, report.to_text()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_audit_finds_no_problem_and_its_result_is_the_hand_worked_one(name):
+    result = CliRunner().invoke(cli, ["audit", str(FIXTURES / f"{name}.jsonl"), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["ok"] and report["problems"] == []
+    assert report["result"]["finished"] and report["result"]["winners"] == VICTORY[name][1]
+    for score in report["result"]["scores"]:
+        assert {**score["categories"], "total": score["total"]} == hand(name, score["seat"]), NAMES[score["seat"]]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_claims_are_the_hand_worked_ones(name):
+    events = recorded(name)
+    end = events[-1]
+    assert end.type == "game_ended"
+    assert [{k: v for k, v in c.items() if k != "seat"} for c in end.payload["scores"]] == [hand(name, s) for s in (0, 1)]
+    assert (end.payload["victory"], end.payload["winners"]) == VICTORY[name]
+    pawn, moves = 0, []
+    for e in events:
+        if e.type == "card_played" and (e.payload["pawn"] != pawn or e.payload["looted"]):
+            pawn = e.payload["pawn"]
+            moves.append((pawn, e.payload["looted"]))
+    assert moves == PAWN[name]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_final_state_is_the_hand_worked_one(name):
+    r = replay(GAME, recorded(name), GAME.library())
+    assert r.problems == []
+    state = r.state
+    assert state.phase == "over"
+    assert scores(state) == [hand(name, s) for s in (0, 1)]
+    assert state.coins == COINS[name]
+    assert [c // 3 for c in COINS[name]] == [HAND[name][s][7] for s in (0, 1)]
+    assert (state.victory, state.winners) == VICTORY[name]
+    assert state.pawn == PAWN[name][-1][0]
+    assert [set(state.symbols(s)) for s in (0, 1)] == SYMBOLS[name]
+    assert state.tokens == TOKENS[name]
+
+
+def test_the_games_show_what_they_are_meant_to_show():
+    """What the README's table "What each game shows" promises, each at least once."""
+    civilian, science = recorded("golden-civilian"), recorded("golden-science")
+    both = civilian + science
+
+    def of(events: list[Event], kind: str) -> list[dict[str, Any]]:
+        return [e.payload for e in events if e.type == kind]
+
+    assert of(civilian, "card_destroyed") == [{"seat": 0, "card": "logging_camp"}]  # Statue of Zeus, brown
+    assert of(science, "card_destroyed") == [{"seat": 1, "card": "lumber_yard"}]
+    assert of(civilian, "discard_built") == [{"seat": 1, "card": "logging_camp"}]  # Mausoleum
+    assert of(science, "discard_built") == [{"seat": 0, "card": "caravansery"}]
+    assert [p["tokens"] for p in of(both, "tokens_drawn")] == [["law", "theology", "agriculture"],
+                                                              ["architecture", "mathematics", "urbanism"]]
+    assert [(p["token"], p["source"]) for p in of(both, "progress_taken") if p["source"] == "box"] == \
+        [("theology", "box"), ("urbanism", "box")]
+    plays = of(both, "card_played")
+    assert {p["wonder"] for p in plays if p["action"] == "wonder"} >= {"sphinx", "temple_of_artemis", "piraeus",
+                                                                       "mausoleum", "great_library", "statue_of_zeus"}
+    assert [p["card"] for p in plays if p["free"] == "chain"] == [
+        "dispensary", "library", "statue", "gardens", "arena", "dispensary", "barracks", "temple", "siege_workshop"]
+    assert any(p["discount"] for p in plays) and any(p["choices"] for p in plays)
+    # a replay: the seat that built the Wonder plays the next card too (Sphinx, Temple of Artemis, Mausoleum after Theology)
+    seats = [(p["seat"], p["wonder"]) for p in of(civilian, "card_played")]
+    for wonder in ("sphinx", "temple_of_artemis", "mausoleum"):
+        i = next(i for i, (_, w) in enumerate(seats) if w == wonder)
+        assert seats[i + 1][0] == seats[i][0], wonder
+
+
+# ----------------------------------------------------------------------------- mutated copies
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_paid_claim_off_by_one_is_reported_at_its_event(name):
+    events = recorded(name)
+    checked = 0
+    for i, e in enumerate(events):
+        if e.type != "card_played" or not e.payload["paid"]:
+            continue
+        paid = e.payload["paid"]
+        found = problems(replaced(events, i, paid=paid + 1))
+        assert [(p.rule_id, p.where.seq, p.where.player, p.expected, p.found) for p in found] == \
+            [("swd.claim.paid", i, NAMES[e.payload["seat"]], f"{paid} coins", f"{paid + 1} coins")]
+        checked += 1
+    assert checked == {"golden-civilian": 26, "golden-science": 23}[name]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_pawn_claim_changed_is_reported_at_its_event(name):
+    events = recorded(name)
+    i = next(i for i, e in enumerate(events) if e.type == "card_played" and e.payload["pawn"] == PAWN[name][0][0])
+    found = problems(replaced(events, i, pawn=PAWN[name][0][0] + 1))
+    assert [(p.rule_id, p.where.seq) for p in found] == [("swd.claim.military", i)]
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("category", [*CATEGORIES, "total"])
+def test_a_score_claim_changed_is_reported_at_the_end(name, category):
+    events = recorded(name)
+    i = len(events) - 1
+    for seat in (0, 1):
+        claimed = [dict(c) for c in events[i].payload["scores"]]
+        claimed[seat][category] += 1
+        found = problems(replaced(events, i, scores=claimed))
+        want = hand(name, seat)[category]
+        assert [(p.rule_id, p.where.seq, p.where.player, p.expected, p.found) for p in found] == \
+            [("swd.claim.score", i, NAMES[seat], f"{category} {want}", f"{category} {want + 1}")]

@@ -1,0 +1,283 @@
+"""7 Wonders Duel's notation: round trips of simulated games, typed games audited at their lines,
+and every problem located (line, column, text), never a traceback."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from helpers import assert_reads_anything, assert_refused, assert_round_trip, mutate
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from replay.driver import replay
+from replay.errors import NotationError
+from replay.events import Event
+from replay.games.seven_wonders_duel import GAME, simulate_game
+from replay.games.seven_wonders_duel.notation import DuelNotation, read, write
+from replay.services.audit import audit
+from replay.services.logs import read_notation_text
+
+NOTATION = DuelNotation()
+PACK = GAME.pack()
+PIN = f"{PACK.id} {PACK.version} {PACK.content_hash}"
+BOTS = (("random",), ("military",), ("science",), ("military", "science"), ("science", "random"))
+HEADER = f"""\
+[Game "club-2026-11-30-d1"]
+[Kind "7wonders-duel"]
+[Event "Club night"]
+[Ruleset "{PIN}"]
+[Seat "0 Ana"]
+[Seat "1 Ben"]
+[First "Ana"]
+"""
+OPENING = HEADER + """
+tokens philosophy, law, architecture, theology, agriculture
+wonders 1: Sphinx, Circus Maximus, Great Lighthouse, Statue of Zeus
+Ana: pick statue of zeus
+Ben: pick great_lighthouse
+ben: pick circus_maximus
+Ana: pick sphinx
+wonders 2: piraeus, mausoleum, great_library, hanging_gardens
+Ben: pick mausoleum
+Ana: pick piraeus
+Ana: pick great_library
+Ben: pick hanging_gardens
+age 1: r1c4 press, r1c6 clay_reserve, r3c2 logging_camp, r3c4 glassworks, r3c6 clay_pit, r3c8 guard_tower, \
+r5c0 tavern, r5c2 stone_pit, r5c4 theater, r5c6 wood_reserve, r5c8 altar, r5c10 lumber_yard
+"""
+
+
+def game(seed: int, bots: tuple[str, ...] = ("random",)) -> list[Event]:
+    return simulate_game(f"d-{seed}", ["Ana", "Ben"], seed, bots)
+
+
+# ----------------------------------------------------------------------------- round trips
+
+
+def test_round_trip_on_simulated_games_with_every_kind_of_event():
+    seen: Counter[str] = Counter()
+    for seed in range(40):
+        events = game(seed, BOTS[seed % len(BOTS)])
+        text = assert_round_trip(NOTATION, events)
+        assert sorted(read(text, "raise").lines) == list(range(len(events)))
+        assert "\n! " not in text  # a valid game is said compactly, never raw
+        for e in events:
+            p = e.payload
+            seen[e.type] += 1
+            if e.type == "card_played":
+                seen[p["action"]] += 1
+                seen["free chain"] += p["free"] == "chain"
+                seen["choices"] += bool(p["choices"])
+                seen["bought"] += bool(p["bought"])
+                seen["discount"] += bool(p["discount"])
+                seen["looted"] += bool(p["looted"])
+            if e.type == "progress_taken":
+                seen[f"from {p['source']}"] += 1
+            if e.type == "game_ended":
+                seen[p["victory"]] += 1
+    for kind in ("card_destroyed", "discard_built", "tokens_drawn", "starter_chosen", "card_revealed", "construct",
+                 "discard", "wonder", "free chain", "choices", "bought", "discount", "looted", "from board", "from box",
+                 "civilian", "military", "science"):
+        assert seen[kind], kind
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31), bots=st.sampled_from(BOTS))
+def test_round_trip_property(seed, bots):
+    assert_round_trip(NOTATION, game(seed, bots))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 1000),
+       names=st.lists(st.from_regex(r"[a-zA-ZÅé0-9_'.@:-]{1,6}( [a-zA-ZÅé0-9_'.-]{1,6})?", fullmatch=True),
+                      min_size=2, max_size=2, unique_by=str.lower))
+def test_any_names_round_trip_compactly_or_raw(seed, names):
+    events = simulate_game("names", names, seed)
+    assert read(write(events), "raise").events == events
+
+
+def test_what_the_compact_forms_cannot_say_is_written_raw_and_still_round_trips():
+    events = game(3)
+    start = events[0]._replace(payload={**events[0].payload, "tags": {"Event": "Club #3"}})
+    odd = [start, *events[1:]]
+    text = write(odd)
+    assert "! game_started " in text and "[Seat" not in text
+    assert read(text, "raise").events == odd
+    i = next(i for i, e in enumerate(events) if e.type == "card_played")
+    wrong_age = events[i]._replace(payload={**events[i].payload, "age": 3})
+    odd = [*events[:i], wrong_age, *events[i + 1:]]
+    text = write(odd)
+    assert text.count("! card_played ") == 1
+    assert read(text, "raise").events == odd
+
+
+def test_a_card_away_from_where_it_was_seen_is_written_with_its_slot():
+    events = game(4)
+    i = next(i for i, e in enumerate(events) if e.type == "card_played")
+    moved = events[i]._replace(payload={**events[i].payload, "slot": "r9c9"})
+    text = write([*events[:i], moved, *events[i + 1:]])
+    assert f"{events[i].payload['card']} @r9c9" in text
+    assert read(text, "raise").events[i] == moved
+
+
+# ----------------------------------------------------------------------------- typed games
+
+
+def typed(events: list[Event]) -> str:
+    """The canonical text as a person would type it: claims left out, cards by their display names."""
+    names = {c.id: c.name for c in PACK.all_cards}
+    out = []
+    for line in write(events).splitlines():
+        line = re.sub(r"\s*\{[^{}]*\}$", "", line)
+        if re.match(r"^(Ana|Ben): (construct|discard) ", line):
+            verb, card, rest = re.match(r"^(\S+ \S+) (\S+)(.*)$", line).groups()  # type: ignore[union-attr]
+            line = f"{verb} {names[card]}{rest}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_a_typed_game_without_claims_reads_to_the_same_plays_and_audits_clean(seed):
+    events = game(seed, ("military", "science"))
+    text = typed(events)
+    assert "Stone Pit" in text or "Lumber Yard" in text or "Clay Pool" in text
+    parsed = read(text, "raise")
+    keys = ("seat", "slot", "card", "action", "wonder", "free", "choices", "bought", "discount")
+    assert [tuple(e.payload[k] for k in keys) for e in parsed.events if e.type == "card_played"] == \
+        [tuple(e.payload[k] for k in keys) for e in events if e.type == "card_played"]
+    assert all(e.payload["paid"] is None for e in parsed.events if e.type == "card_played")
+    assert not replay(GAME, parsed.events).problems
+    assert audit(read_notation_text(text, "typed.txt")).ok
+
+
+def test_a_wrong_claim_is_audited_at_its_line():
+    events = game(2)
+    lines = write(events).splitlines()
+    at = next(i for i, line in enumerate(lines) if "{paid " in line and "{paid 0," not in line)
+    paid = int(re.search(r"\{paid (\d+)", lines[at]).group(1))  # type: ignore[union-attr]
+    lines[at] = lines[at].replace(f"{{paid {paid},", f"{{paid {paid + 1},")
+    report = audit(read_notation_text("\n".join(lines) + "\n", "wrong.txt"))
+    assert [(p.rule_id, p.line) for p in report.problems] == [("swd.claim.paid", at + 1)]
+
+
+def test_the_score_claims_are_read_by_category_and_audited():
+    events = game(7)
+    text = write(events)
+    final = events[-1].payload["scores"]
+    assert f"score Ben: civilian {final[1]['civilian']}," in text
+    wrong = text.replace(f"score Ben: civilian {final[1]['civilian']},", f"score Ben: civilian {final[1]['civilian'] + 1},")
+    report = audit(read_notation_text(wrong, "pad.txt"))
+    assert [p.rule_id for p in report.problems] and all(p.rule_id.startswith("swd.claim") for p in report.problems)
+    assert report.problems[0].line == wrong.splitlines().index("game over") + 1
+    shorter = text.replace("\nvictory ", "\n# victory ")
+    assert read(shorter, "raise").events[-1].payload["victory"] is None
+
+
+def test_a_card_never_seen_needs_its_slot():
+    problems = read(OPENING + "Ana: construct baths\n").problems
+    assert [(p.line, p.column, p.text) for p in problems] == [(21, 16, "baths")]
+    assert "@r5c2" in problems[0].message
+    parsed = read(OPENING + "Ana: construct baths @r5c2\n", "raise")
+    assert parsed.events[-1].payload["slot"] == "r5c2"
+
+
+# ----------------------------------------------------------------------------- problems
+
+
+BROKEN = OPENING + """\
+Ana: construct stone pitt
+Bob: discard altar
+Ana: wonder sphinx tavern
+Ben: construct altar free power
+Ana: construct tavern (buy 2 wod)
+Ben: construct theater {paid 2 to Ana}
+Ana: progress lawyer
+reveal r0 baths
+this line means nothing
+game over
+victory senate
+score Ana: civilian ten
+"""
+
+
+def test_lenient_collects_every_problem_with_line_and_column_and_strict_stops_at_the_first():
+    parsed = read(BROKEN, source="broken.txt")
+    found = [(p.line, p.column, p.text) for p in parsed.problems]
+    assert found == [
+        (21, 16, "stone pitt"),
+        (22, 1, "Bob"),
+        (23, 13, "sphinx tavern"),
+        (24, 27, "power"),
+        (25, 28, "2 wod"),
+        (26, 25, "paid 2 to Ana"),
+        (27, 15, "lawyer"),
+        (28, 8, "r0"),
+        (29, 1, "this line means nothing"),
+        (31, 9, "senate"),
+        (32, 12, "civilian ten"),
+    ]
+    assert all(p.rule_id == "notation.syntax" and p.where.source == "broken.txt" for p in parsed.problems)
+    assert "did you mean stone_pit" in parsed.problems[0].message
+    assert "unknown player (the seats are: ana, ben)" in parsed.problems[1].message
+    assert "free chain" in parsed.problems[3].message
+    with pytest.raises(NotationError) as caught:
+        read(BROKEN, "raise")
+    assert [p.line for p in caught.value.problems] == [21]
+
+
+@pytest.mark.parametrize("header, message", [
+    ('[Game "g"]\n[Seat "0 Ana"]', "the header needs [Ruleset"),
+    (f'[Ruleset "{PIN}"]\n[Seat "0 Ana"]', "the header needs [Game"),
+    ('[Game "g"]\n[Kind "pig"]', "this is a 7wonders-duel reader"),
+    (f'[Game "g"]\n[Ruleset "{PIN}"]\n[Seat "zero Ana"]', "a seat is"),
+    (f'[Game "g"]\n[Ruleset "{PIN}"]\n[Seat "0 Ana"]', 'needs [Seat "0 <name>"] and [Seat "1 <name>"]'),
+    (f'[Game "g"]\n[Ruleset "{PIN}"]\n[Seat "0 Ana"]\n[Seat "1 ANA"]\n[First "Ana"]', "the same name"),
+    (f'[Game "g"]\n[Ruleset "{PIN}"]\n[Seat "0 Ana"]\n[Seat "1 Ben"]', "[First"),
+    (f'[Game "g"]\n[Ruleset "{PIN}"]\n[Seat "0 Ana"]\n[Seat "1 Ben"]\n[First "Cy"]', "[First"),
+    (f'[Game "g"]\n[Ruleset "{PIN}"]\n! game_started {{"seats": 3]}}', "the payload is a JSON object"),
+])
+def test_header_problems_are_named(header, message):
+    problems = read(header + "\n").problems
+    assert any(message in p.message for p in problems), problems
+
+
+LINES = [
+    "Ana: construct press\x00", "Ana: construct press" + "s" * 5000, "Ana: construct " + "(" * 3000,
+    "Ana: construct press (" + "buy " * 900 + ")", "Ana: construct press {paid " + "9" * 2000 + "}",
+    "Ana: construct press {paid 2, paid 3}", "Ana: construct", "Ana: construct press free chain free chain",
+    "Ana: construct press @r1c²", "Ana: wonder sphinx with", "Ana: wonder with press", "Ana: discard ²",
+    "Ana: construct press (buy wood; buy clay)", "Ana: construct press (clay from x; clay from X)",
+    "Ana: construct press (² from press)", "Ana: starter Cy", "Ana: draws", "Ana: destroys ²", "Ana: pick",
+    "age ²: r1c1 press", "age 1: r1c4", "age 1: r1c4 press, r1c4 press", "wonders 1:", "tokens ²", "reveal r1c1",
+    "game over\nwinners Cy", "game over\nwinners Ana\nwinners Ben", "game over\nscore Ana: total 1, total 2",
+    "! card_played {", "! card_played [[[[" + "[" * 100_000, '! nonsense {"a":1}', '! card_played {"seat":-1}',
+    "! game_started {}",
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_hostile_lines_are_problems_never_a_traceback(line):
+    assert_refused(read, OPENING + line + "\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_reads_without_a_traceback(body):
+    assert_reads_anything(read, (body, HEADER + body, OPENING + body))
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 1000), data=st.data())
+def test_mutated_games_read_without_a_traceback(seed, data):
+    assert_reads_anything(read, [mutate(write(game(seed)), data, ["²", "(", ")", "{", ";", ",", " ", "@", "\x07", ":"])])
+
+
+def test_the_example_in_the_docs_reads_and_replays_without_a_problem():
+    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
+    example = doc.split("## 7 Wonders Duel\n", 1)[1].split("```")[1]
+    parsed = read(example, "raise")
+    assert parsed.events[-1].type == "game_ended"
+    assert not replay(GAME, parsed.events).problems
