@@ -115,7 +115,7 @@ class _Rows(TableObserver):
             self.age = state.age
             self.out["plays"].append({
                 "game_id": self.game_id, "seq": e.seq, "turn": len(self.out["plays"]) + 1, "age": state.age,
-                **self._seat(state, seat), "card": p["card"], "colour": state.card(p["card"]).colour,
+                **self._seat(state, seat), "card": p["card"], "colour": _colour(state, p["card"]),
                 "action": p["action"], "wonder": p["wonder"], "free": p["free"], "coins_paid": self.paid,
                 "bought": sum(p["bought"].values()), "pawn": towards(state, seat), "symbols": distinct_symbols(state, seat),
             })
@@ -188,3 +188,8 @@ class DuelAnalytics(Analytics):
 
     def observer(self, start: Event) -> TableObserver:
         return _Rows(start)
+
+
+def _colour(state: State, card: str) -> str | None:
+    """A card's colour; None for an Agora Senator (discarded or put under a Wonder), which has none."""
+    return state.card(card).colour if card in state.pack.by_id else None
