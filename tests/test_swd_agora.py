@@ -313,7 +313,7 @@ def test_control_reveals_the_decree_and_controlling_all_six_chambers_wins_at_onc
     final = scores(state)
     assert final[0]["senate"] == sum(ch.vp for ch in PACK.agora.chambers) and final[1]["senate"] == 0
     end = crafted("game_ended", 1000, {"victory": "political", "winners": [0],
-                                       "scores": [{"seat": 0, "senate": final[0]["senate"] + 1}]})
+                                       "scores": [{"seat": 0, "total": final[0]["total"] + 1}]})
     found = GAME.rules.apply(state, end)
     assert [p.rule_id for p in found] == ["swd.claim.score"]
     assert state.phase == OVER and state.agora["final_control"] == [chambers, []]

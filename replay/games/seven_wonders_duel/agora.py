@@ -39,9 +39,6 @@ from .pack import Agora, Effect
 from .rules import _bare, _pay, _won, build, expected, expected_words, military, problem, refuse, settle, unseen_tokens
 from .state import DRAFT, PENDING, PLAY, State
 
-IMPLEMENTED = frozenset({"agora"})
-"""The expansions whose rules are implemented (``swd.expansion`` refuses the others)."""
-
 CONSPIRACY_EFFECTS = frozenset({"shields", "take_half_coins", "coins_per_influence", "place_influence",
                                 "remove_influence", "move_influence", "destroy", "steal", "steal_wonder",
                                 "return_wonder", "conspire", "progress_any_from_box", "build_from_last_row",
@@ -815,24 +812,9 @@ def add_score(state: State, seat: int, out: dict[str, int]) -> None:
     out["total"] += out["senate"]
 
 
-def senate_claims(state: State, event: Event, final: list[dict[str, int]]) -> list[Problem]:
-    found = []
-    for claim in event.payload.get("scores") or []:
-        said, seat = claim.get("senate"), claim["seat"]
-        if said is not None and said != final[seat]["senate"]:
-            found.append(problem(state, event, "swd.claim.score", f"senate {final[seat]['senate']}", f"senate {said}", seat))
-    return found
-
-
 def at_end(state: State) -> None:
     """Record, for analytics, the chambers each seat controls at the end."""
     ag(state)["final_control"] = [controlled(state, 0), controlled(state, 1)]
 
 
-def start_refusal(expansions: tuple[str, ...]) -> str | None:
-    """Why a pack's expansions cannot be played yet (None: they can)."""
-    missing = [e for e in expansions if e not in IMPLEMENTED]
-    return ", ".join(missing) if missing else None
-
-
-__all__ = ["AGORA_RULES", "CONSPIRACY_EFFECTS", "IMPLEMENTED", "check", "perform", "setup"]
+__all__ = ["AGORA_RULES", "CONSPIRACY_EFFECTS", "check", "perform", "setup"]

@@ -22,6 +22,7 @@ from .agora import ag, draw_shape, options, recruit_cost, senator_cards, target_
 from .city import payments
 from .legal import Play, play
 from .rules import buildable_wonders
+from .scoring import scores, winners
 from .state import State
 
 
@@ -148,6 +149,11 @@ def agora_chance(state: State, t: str, rng: random.Random, hidden: dict[str, str
     if t == "conspiracies_drawn":
         top, middle, m, bottom = draw_shape(state, agora["tasks"][0][2])
         return av.ConspiraciesDrawn(seat=agora["tasks"][0][1], conspiracies=top + rng.sample(middle, m) + bottom)
+    if t == "game_ended":  # the scores as claims; the Senate's points are in the total (no category of its own)
+        final = scores(state)
+        return ev.GameEnded(victory=state.victory, winners=winners(state),  # type: ignore[arg-type]
+                            scores=[ev.SeatScore(seat=i, **{k: v for k, v in s.items() if k != "senate"})
+                                    for i, s in enumerate(final)])
     if t == "age_dealt":
         cards = deal(state, state.age + 1, rng)
         face_up = {s.id for s in pack.layout(state.age + 1).slots if s.face_up}

@@ -191,7 +191,6 @@ class SeatScore(_Model):
     progress: int | None = None
     military: int | None = None
     treasury: int | None = None
-    senate: int | None = Field(default=None, description="Agora: the points of the chambers controlled")
     total: int | None = None
 
 

@@ -56,7 +56,7 @@ RESOURCE_WORDS: dict[str, str] = {
 CATEGORY_WORDS: dict[str, str] = {
     **{c: c for c in (*CATEGORIES, "total")}, "coins": "treasury", "money": "treasury", "wonder": "wonders",
     "guild": "guilds", "blue": "civilian", "green": "science", "yellow": "commercial", "purple": "guilds",
-    "tokens": "progress", "senate": "senate",  # Agora: the chambers' points
+    "tokens": "progress",
 }
 WRITTEN_CATEGORY = {"treasury": "coins"}
 

@@ -24,8 +24,8 @@ from .state import DEAL, DRAFT, OVER, PENDING, PLAY, SCORE, STARTER, TOKENS, Sta
 
 RULES = {
     "swd.start": "Two seats, 0 and 1; the first player is one of them.",
-    "swd.expansion": "An expansion whose rules are not implemented yet is refused at the start (implemented: "
-                     "agora.IMPLEMENTED).",
+    "swd.expansion": "A game whose pack plays an expansion whose rules are not implemented yet is refused at the "
+                     "start.",
     "swd.pack": "A game is played under a pack whose every part it uses is known.",
     "swd.expected": "Events come in the order the rules give: the setup, the draft, each Age's deal, the turns and "
                     "what each turn leads to, the start of the next Age, the end.",
@@ -59,6 +59,9 @@ RULES = {
     "swd.claim.victory": "The victory and the winners written down are those the rules give.",
     "swd.game-over": "Nothing happens after the game has ended.",
 }
+
+IMPLEMENTED = frozenset({"agora"})
+"""The expansions whose rules are implemented: a pack that plays another is refused (``swd.expansion``)."""
 
 TASK_EVENTS = {"progress": "progress_taken", "library": "progress_taken", "draw": "tokens_drawn",
                "destroy": "card_destroyed", "discard_build": "discard_built", "reveal": "card_revealed"}
@@ -614,8 +617,7 @@ def _game_ended(state: State, event: Event) -> list[Problem]:
             if said is not None and said != final[seat][category]:
                 found.append(problem(state, event, "swd.claim.score", f"{category} {final[seat][category]}",
                                      f"{category} {said}", seat))
-    if state.agora is not None:  # Agora: the Senate's points, the chambers controlled at the end
-        found += agora.senate_claims(state, event, final)
+    if state.agora is not None:  # Agora: the chambers controlled at the end
         agora.at_end(state)
     if p.get("victory") is not None and p["victory"] != state.victory:
         found.append(problem(state, event, "swd.claim.victory", f"{state.victory} victory", f"{p['victory']} victory"))
@@ -638,12 +640,12 @@ class DuelRules(Rules[State, DuelPack]):
             pack.require_complete()
         except PackError as exc:
             raise RuleViolation(Problem("swd.pack", RULES["swd.pack"], "a complete pack", str(exc), location)) from None
-        refused = agora.start_refusal(pack.options.expansions)
+        refused = [e for e in pack.options.expansions if e not in IMPLEMENTED]
         if refused:
             raise RuleViolation(Problem("swd.expansion", RULES["swd.expansion"],
-                                        "the base game or " + ", ".join(sorted(agora.IMPLEMENTED)),
+                                        "the base game or " + ", ".join(sorted(IMPLEMENTED)),
                                         f"pack {pack.id} plays {' and '.join(pack.options.expansions)}; the rules of "
-                                        f"{refused} are not implemented yet", location))
+                                        f"{', '.join(refused)} are not implemented yet", location))
         if [s["seat"] for s in seats] != [0, 1]:
             raise RuleViolation(Problem("swd.start", RULES["swd.start"], "seats 0 and 1",
                                         ", ".join(str(s["seat"]) for s in seats), location))
