@@ -29,3 +29,11 @@ def write_golden(folder: Path, name: str, game: Game[Any, Any], events: Sequence
     (folder / f"{name}.jsonl").write_text(jsonl_text(events), encoding="utf-8")
     (folder / f"{name}.replay.txt").write_text(narration_text(game, events), encoding="utf-8")
     print(f"{name}: {len(events)} events")
+
+
+def typed_golden(folder: Path, names: Sequence[str], game: Game[Any, Any]) -> None:
+    """The golden files of games typed in the game's notation (``NAME.txt`` in ``folder``), read
+    strictly: a problem in a text stops with :class:`replay.errors.NotationError`."""
+    notation = game.require("notation")
+    for name in names:
+        write_golden(folder, name, game, notation.read((folder / f"{name}.txt").read_text(encoding="utf-8"), "raise").events)

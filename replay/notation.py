@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from .errors import NotationError
 from .events import GAME_ID_PATTERN, Event, EventPayload
+from .numbers import is_number
 from .problems import Level, Location, Problem, Problems
 
 TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
@@ -83,6 +84,19 @@ def split_header(text: str, problems: Collector) -> Header:
         else:
             header.tags[m.group(1)] = unescape(m.group(2))
     return header
+
+
+def numbered_seats(header: Header, problems: Collector) -> list[dict[str, Any]]:
+    """``{"seat", "name"}`` of each ``[Seat "<number> <name>"]`` tag, in the order written; a tag of
+    another form is a problem at its line (the games whose seats are numbered in the header)."""
+    seats = []
+    for number, raw, value in header.seats:
+        seat, _, name = value.strip().partition(" ")
+        if not is_number(seat) or not name.strip():
+            problems.add(number, 1, raw.strip(), 'a seat is [Seat "<number> <name>"]')
+        else:
+            seats.append({"seat": int(seat), "name": name.strip()})
+    return seats
 
 
 def kind_of(text: str) -> str | None:

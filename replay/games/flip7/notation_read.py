@@ -17,6 +17,7 @@ from replay.notation import (
     header_start,
     items,
     name_at,
+    numbered_seats,
     raw_fields,
     split_header,
 )
@@ -472,13 +473,7 @@ def read(text: str, level: Level = "collect", source: str = "") -> Parsed:
     problems = Collector(level, source)
     header = split_header(text, problems)
     tags = {name.lower(): value for name, value in header.tags.items()}
-    seats: list[tuple[int, str]] = []
-    for number, raw, value in header.seats:
-        seat, _, name = value.strip().partition(" ")
-        if not is_number(seat) or not name.strip():
-            problems.add(number, 1, raw.strip(), 'a seat is [Seat "<number> <name>"]')
-        else:
-            seats.append((int(seat), name.strip()))
+    seats = [(s["seat"], s["name"]) for s in numbered_seats(header, problems)]
     reader = _Reader(out, problems, text.splitlines())
     if reader.start(tags, seats, header.body[0][0] if header.body else 1):
         reader.read(header.body)

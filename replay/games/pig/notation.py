@@ -27,7 +27,7 @@ from typing import Any
 
 from replay.contract import Notation
 from replay.events import Event
-from replay.notation import Collector, Parsed, escape, split_header
+from replay.notation import Collector, Parsed, escape, numbered_seats, split_header
 from replay.numbers import DIGITS, is_number
 from replay.problems import Level
 
@@ -43,13 +43,7 @@ class PigNotation(Notation):
         problems = Collector(level, source)
         header = split_header(text, problems)
         tags = {name.lower(): value for name, value in header.tags.items()}
-        seats: list[dict[str, Any]] = []
-        for number, raw, value in header.seats:
-            seat, _, name = value.partition(" ")
-            if not is_number(seat) or not name.strip():
-                problems.add(number, 1, raw.strip(), 'a seat is [Seat "<number> <name>"]')
-            else:
-                seats.append({"seat": int(seat), "name": name.strip()})
+        seats = numbered_seats(header, problems)
         body = header.body
         if not self._start(out, problems, tags, seats, body[0][0] if body else 1):
             out.problems = problems.problems
