@@ -204,6 +204,12 @@ class Views(Generic[S]):
         """The whole state as plain data: for ``show --format json``, differences, state hashes."""
         raise NotImplementedError
 
+    def hides(self, state: S) -> bool:
+        """Whether the game ``state`` belongs to may hide something from a seat. The default is
+        :attr:`hidden_information`; a game whose secrets come with an expansion says so by its
+        state (7 Wonders Duel: only with Agora, whose conspiracies are secret)."""
+        return self.hidden_information
+
     def state_hash(self, state: S) -> str:
         """A stable digest of the whole state: equal states, equal hashes, on any machine."""
         return hashlib.sha256(canonical_json(self.data(state))).hexdigest()

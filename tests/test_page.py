@@ -79,7 +79,7 @@ def test_every_step_of_the_page_is_the_replayed_state(kind, players):
     for i, event in enumerate(log.events):
         step = r.push(event)
         assert page_state(version, ALL, i, data["keyframe_every"]) == game.views.data(r.state), f"event {i}"
-        for seat, name in enumerate(r.names if game.views.hidden_information else []):
+        for seat, name in enumerate(r.names if game.views.hides(r.state) else []):
             assert page_state(version, name, i, data["keyframe_every"]) == game.views.observe(r.state, seat)
         assert version["events"][i]["headline"] == game.views.headline(event, r.names)
         assert version["events"][i]["seat"] == step.position.seat

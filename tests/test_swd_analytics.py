@@ -32,7 +32,7 @@ PACK = GAME.pack()
 assert isinstance(PACK, DuelPack)
 TOKEN = {t.id: t for t in PACK.all_progress_tokens}
 QUERIES = ("victory_types", "win_rate_by_first_player", "win_rate_by_wonder", "win_rate_by_progress_token",
-           "supremacy_pace", "points_by_category", "chain_use", "win_rate_by_divinity")
+           "supremacy_pace", "points_by_category", "chain_use", "win_rate_by_divinity", "senate_control")
 
 
 # ----------------------------------------------------------------------------- the archive
@@ -149,10 +149,10 @@ def test_the_archive_has_what_the_questions_ask_about(games: list[dict[str, Any]
     assert any(a["symbols"] >= 5 for _, a in every(games, "ages")) and any(a["pawn"] >= 6 for _, a in every(games, "ages"))
 
 
-def test_every_duel_query_is_named_with_its_question_and_answers_with_its_columns(archive: Archive,
-                                                                                  pantheon_archive: Archive) -> None:
+def test_every_duel_query_is_named_with_its_question_and_answers_with_its_columns(
+        archive: Archive, pantheon_archive: Archive, agora_archive: Archive) -> None:
     query_check.check_named(archive, GAME.kind, "seven_wonders_duel", QUERIES,
-                            {"win_rate_by_divinity": pantheon_archive})
+                            {"win_rate_by_divinity": pantheon_archive, "senate_control": agora_archive})
 
 
 # ----------------------------------------------------------------------------- the tables against the replays
@@ -204,7 +204,7 @@ def test_ages_wonders_and_progress_are_the_replays(archive: Archive, games: list
 def test_every_table_is_filled_and_its_rows_fit_its_schema(archive: Archive, games: list[dict[str, Any]]) -> None:
     counts = {"games": len(games), "players": 2 * len(games), "plays": sum(len(g["plays"]) for g in games),
               "ages": sum(len(g["ages"]) for g in games), "wonders": sum(len(g["wonders"]) for g in games),
-              "progress": sum(len(g["progress"]) for g in games), "divinities": 0}  # Pantheon's: none here
+              "progress": sum(len(g["progress"]) for g in games), "divinities": 0, "senate": 0}  # the expansions': none
     query_check.check_tables(archive, GAME, counts)
 
 
@@ -359,3 +359,42 @@ def test_win_rate_by_divinity(pantheon_archive: Archive) -> None:
 
 def test_a_base_game_has_no_divinity(archive: Archive) -> None:
     assert ask(archive, "win_rate_by_divinity") == []
+
+
+# ----------------------------------------------------------------------------- Agora
+
+
+@pytest.fixture(scope="module")
+def agora_archive(tmp_path_factory: pytest.TempPathFactory) -> Archive:
+    return query_check.projected(tmp_path_factory, GAME, 30, (2, 2), ("military", "science"), seed=3,
+                                 pack=GAME.pack("7wd-duel-agora"))
+
+
+def test_senate_control(agora_archive: Archive) -> None:
+    """Each game replayed strictly: the chambers each seat controls at the end counted from the
+    influence cubes (more than the opponent's), the Senate's points from ``Views.result``."""
+    seats = []
+    for g in agora_archive.games():
+        r: Replay[Any] = Replay(GAME, agora_archive.library(GAME.kind), level="raise")
+        for e in agora_archive.read_game(g.game_id):
+            r.push(e)
+        result = GAME.views.result(r.state)
+        assert result is not None
+        influence = r.state.agora["influence"]
+        for score in result.scores:
+            s = score.seat
+            chambers = sum(cubes[s] > cubes[1 - s] for cubes in influence.values())
+            seats.append({"chambers": chambers, "won": score.won, "political": r.state.victory == "political" and score.won,
+                          "senate": score.categories["senate"], "senators": len(r.state.agora["senators"][s]),
+                          "triggered": len(r.state.agora["triggered"][s])})
+    by = grouped((x["chambers"], x) for x in seats)
+    expected = {(k,): {"seats": len(v), "wins": sum(x["won"] for x in v), "win_rate": rate(v, lambda x: x["won"]),
+                       "political_wins": sum(x["political"] for x in v), "avg_senate_vp": mean([x["senate"] for x in v]),
+                       "avg_senators": mean([x["senators"] for x in v]),
+                       "avg_conspiracies_triggered": mean([x["triggered"] for x in v])} for k, v in by.items()}
+    assert len(expected) >= 3
+    agree(ask(agora_archive, "senate_control"), ("chambers",), expected)
+
+
+def test_a_base_game_has_no_senate(archive: Archive) -> None:
+    assert ask(archive, "senate_control") == []

@@ -15,6 +15,7 @@ from replay.errors import RuleViolation
 from replay.events import Event, EventPayload, Provenance, Seat
 from replay.games.seven_wonders_duel import GAME
 from replay.games.seven_wonders_duel import events as ev
+from replay.games.seven_wonders_duel import rules as duel_rules
 from replay.games.seven_wonders_duel.city import payments, prices, production
 from replay.games.seven_wonders_duel.legal import legal_plays, play_of
 from replay.games.seven_wonders_duel.pack import Card
@@ -113,13 +114,20 @@ def test_a_game_starts_after_the_setup_and_the_snake_draft():
     assert state.coins == [7, 7] and state.board_tokens == TOKENS
 
 
-def test_expansions_are_refused_at_the_start_with_a_rule_id():
-    for name in ("7wd-duel-agora", "7wd-duel-pantheon-agora"):  # Pantheon plays (tests/test_swd_pantheon.py)
+def test_expansions_are_refused_at_the_start_with_a_rule_id(monkeypatch):
+    """Both expansions are implemented (tests/test_swd_pantheon.py, tests/test_swd_agora.py); a pack
+    playing one that is not (here: as if Agora's rules were missing) is refused at its start."""
+    monkeypatch.setattr(duel_rules, "IMPLEMENTED", frozenset({"pantheon"}))
+    for name in ("7wd-duel-agora", "7wd-duel-pantheon-agora"):
         with pytest.raises(RuleViolation) as info:
             start(pack=GAME.pack(name))
         assert info.value.problem.rule_id == "swd.expansion"
         assert "not implemented yet" in (info.value.problem.found or "")
         seen_rules.add("swd.expansion")
+    monkeypatch.undo()
+    with pytest.raises(RuleViolation) as info:  # both together: not yet
+        start(pack=GAME.pack("7wd-duel-pantheon-agora"))
+    assert info.value.problem.rule_id == "swd.expansion" and "together" in (info.value.problem.found or "")
 
 
 def test_a_pack_with_missing_facts_is_refused_naming_them():
@@ -515,8 +523,8 @@ def test_final_scores_are_checked():
 def test_every_rule_id_is_tested():
     """Runs last in this file: every rule id was met by a test above."""
     seen_rules.update({"swd.start"} if _start_refused() else set())
-    pantheon = {r for r in RULES if r.startswith("swd.pantheon.")}  # tested in tests/test_swd_pantheon.py
-    assert set(RULES) - pantheon - seen_rules == set()
+    expansions = {r for r in RULES if r.startswith(("swd.pantheon.", "swd.agora."))}  # their own test files
+    assert set(RULES) - expansions - seen_rules == set()
 
 
 def _start_refused() -> bool:

@@ -172,7 +172,7 @@ class _Recorder(Observer):
         """At the start event (which the driver has checked): the seats, the views, the board."""
         views = self.game.views
         self.names = [s["name"] for s in sorted(step.event.payload["seats"], key=lambda s: s["seat"])]
-        self.seats = list(range(len(self.names))) if views.hidden_information else []
+        self.seats = list(range(len(self.names))) if views.hides(step.state) else []
         self.views = {ALL: _View({}, [], [])} | {self.names[s]: _View({}, [], []) for s in self.seats}
         self.board = views.page_board(step.state)
 
@@ -283,7 +283,8 @@ def page_data(logs: Sequence[Log], packs: Iterable[RulesPack] = ()) -> dict[str,
     game = logs[0].game
     return {"format": PAGE_FORMAT, "generator": f"replay {__version__}", "title": _title(versions),
             "versions": versions, "first_difference": first,
-            "keyframe_every": KEYFRAME_EVERY, "hidden_information": game.views.hidden_information}
+            "keyframe_every": KEYFRAME_EVERY,
+            "hidden_information": game.views.hidden_information or any(len(v["views"]) > 1 for v in versions)}
 
 
 def _title(versions: Sequence[dict[str, Any]]) -> str:

@@ -6,9 +6,10 @@ from the bank at the opponent's prices, chains), the military track with its loo
 progress tokens, the Wonders' powers, supremacy wins and the civilian count; legal plays with every
 payment, bots and seeded simulations (docs/games/7-wonders-duel.md), a notation (docs/notation.md),
 derived tables and named queries (docs/analytics.md). The pack (:mod:`.pack`, data
-in ``rulesets/``, docs/games/7-wonders-duel-data.md) also holds the Pantheon and Agora expansions.
-Pantheon's rules are implemented (:mod:`.pantheon`); Agora's are not yet: a game whose pack plays
-it is refused at the start.
+in ``rulesets/``, docs/games/7-wonders-duel-data.md) also holds the Pantheon and Agora expansions,
+whose rules are implemented (:mod:`.pantheon`, :mod:`.agora`): packs ``7wd-duel-pantheon`` and
+``7wd-duel-agora``. Both together (``7wd-duel-pantheon-agora``) are refused at the start: their
+interactions are not implemented yet.
 """
 
 from replay.contract import Game
@@ -32,7 +33,7 @@ class SevenWondersDuel(Game[State, DuelPack]):
     end_types = frozenset({"game_ended"})
     pack_model = DuelPack
     default_pack = "7wd-duel-base"
-    offered_packs = ("7wd-duel-base", "7wd-duel-pantheon")  # Pantheon: held to the conformance suite too
+    offered_packs = ("7wd-duel-base", "7wd-duel-pantheon", "7wd-duel-agora")  # both together: not yet
 
     rules = DuelRules()
     views = DuelViews()

@@ -14,7 +14,9 @@ The core derives ``games`` and ``players`` for every kind; the Duel adds what on
 * ``wonders``: one row per Wonder drafted: built or not, when;
 * ``progress``: one row per progress token taken, from the board or the box (the Great Library);
 * ``divinities`` (Pantheon games only): one row per Divinity activated: its mythology, the Age,
-  how (a turn's activation, the Gate, the Divine Theater) and the coins paid.
+  how (a turn's activation, the Gate, the Divine Theater) and the coins paid;
+* ``senate`` (Agora games only): one row per seat of a finished game: the chambers it controls at
+  the end, the Senate's points, its Senators, the conspiracies it triggered.
 
 Every value comes from the rules' replay (the state after each event, the rules' :func:`check`
 for a play's coins, :func:`scores`), never from the events' claims. A seat's ``strategy`` is the
@@ -74,8 +76,12 @@ TABLES: dict[str, pa.Schema] = {
         ("game_id", pa.string()), *_SEAT, *_GAME_END, ("divinity", pa.string()), ("mythology", pa.string()),
         ("age", pa.int32()), ("via", pa.string()), ("paid", pa.int32()),
     ]),
+    "senate": pa.schema([
+        ("game_id", pa.string()), *_SEAT, *_GAME_END, ("chambers", pa.int32()), ("controlled", pa.list_(pa.string())),
+        ("senate_vp", pa.int32()), ("senators", pa.int32()), ("conspiracies_triggered", pa.int32()),
+    ]),
 }
-EXPANSION_TABLES = {"divinities": "pantheon"}
+EXPANSION_TABLES = {"divinities": "pantheon", "senate": "agora"}
 """The tables only an expansion's games fill, and the expansion."""
 
 
@@ -123,7 +129,7 @@ class _Rows(TableObserver):
             self.age = state.age
             self.out["plays"].append({
                 "game_id": self.game_id, "seq": e.seq, "turn": len(self.out["plays"]) + 1, "age": state.age,
-                **self._seat(state, seat), "card": p["card"], "colour": state.card(p["card"]).colour,
+                **self._seat(state, seat), "card": p["card"], "colour": _colour(state, p["card"]),
                 "action": p["action"], "wonder": p["wonder"], "free": p["free"], "coins_paid": self.paid,
                 "bought": sum(p["bought"].values()), "pawn": towards(state, seat), "symbols": distinct_symbols(state, seat),
             })
@@ -182,6 +188,14 @@ class _Rows(TableObserver):
                      "divinity": a["divinity"], "mythology": mythology[a["divinity"]], "age": a["age"],
                      "via": a["via"], "paid": a["paid"]}
                     for a in state.pantheon["activated"][seat]]
+            if state.agora is not None:
+                controlled = state.agora["final_control"][seat]
+                self.out["senate"].append({
+                    "game_id": self.game_id, **self._seat(state, seat), "victory": victory, "won": seat in won,
+                    "chambers": len(controlled), "controlled": sorted(controlled), "senate_vp": final[seat]["senate"],
+                    "senators": len(state.agora["senators"][seat]),
+                    "conspiracies_triggered": len(state.agora["triggered"][seat]),
+                })
 
     def rows(self) -> dict[str, list[dict[str, Any]]]:
         return self.out
@@ -207,3 +221,8 @@ class DuelAnalytics(Analytics):
 
     def observer(self, start: Event) -> TableObserver:
         return _Rows(start)
+
+
+def _colour(state: State, card: str) -> str | None:
+    """A card's colour; None for an Agora Senator (discarded or put under a Wonder), which has none."""
+    return state.card(card).colour if card in state.pack.by_id else None

@@ -43,6 +43,9 @@ def prices(state: State, seat: int) -> dict[str, int]:
         if e.type == "fixed_price":
             for r in e.resources:
                 out[r] = min(out[r], e.amount)
+        elif e.type == "trade_rebate":  # Agora: a Decree makes resources cheaper, never below 1 (a fixed price is 1)
+            for r in e.resources:
+                out[r] = max(1, out[r] - e.amount)
     return out
 
 
@@ -50,7 +53,8 @@ def waivable(state: State, seat: int, target: str | None) -> int:
     """How many resources of a cost ``seat`` may leave out (Masonry for blue cards, Architecture for Wonders)."""
     if target is None:
         return 0
-    return sum(e.amount for _, e in state.effects(seat) if e.type == "discount" and e.target == target)
+    return sum(e.amount for _, e in state.effects(seat) if (e.type == "discount" and e.target == target)
+               or (e.type == "ignore_cost_symbol" and target in e.colours))  # Agora: a Decree, by colour
 
 
 def trade_coins(state: State, seat: int, bought: Mapping[str, int]) -> int:

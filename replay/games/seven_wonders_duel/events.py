@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from replay.events import EventPayload, GameStartedBase, Seat
 
+from .agora_events import AGORA_EVENT_TYPES
 from .pack import RESOURCES, Resource
 from .pantheon_events import EVENT_TYPES as PANTHEON_EVENT_TYPES
 
@@ -32,7 +33,7 @@ KIND = "7wonders-duel"
 ID = r"^[a-z][a-z0-9_]{0,40}$"
 SLOT = r"^r[1-9]c[0-9]{1,2}$"
 Action = Literal["construct", "discard", "wonder"]
-Victory = Literal["military", "science", "civilian"]
+Victory = Literal["military", "science", "civilian", "political"]
 Category = Literal["civilian", "science", "commercial", "guilds", "wonders", "progress", "military", "treasury"]
 CATEGORIES: tuple[Category, ...] = ("civilian", "science", "commercial", "guilds", "wonders", "progress", "military",
                                     "treasury")
@@ -208,6 +209,4 @@ class GameEnded(EventPayload):
 
 EVENT_TYPES = (GameStarted, TokensRevealed, WondersRevealed, WonderPicked, AgeDealt, CardRevealed, CardPlayed,
                ProgressTaken, TokensDrawn, CardDestroyed, DiscardBuilt, StarterChosen, GameEnded)
-
-# --- Pantheon: the expansion's events (pantheon_events.py)
-EVENT_TYPES += PANTHEON_EVENT_TYPES  # type: ignore[assignment]
+EVENT_TYPES += (*PANTHEON_EVENT_TYPES, *AGORA_EVENT_TYPES)  # type: ignore[assignment]  # the expansions' own

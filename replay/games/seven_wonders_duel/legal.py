@@ -17,6 +17,7 @@ from typing import Any
 from replay.events import Event
 
 from . import pantheon_play
+from .agora_events import AGORA_ACTIONS
 from .city import Payment, payments
 from .rules import buildable_wonders, chain_symbols, choices_of, expected
 from .state import State
@@ -25,6 +26,7 @@ Play = tuple[Any, ...]
 ACTION_EVENTS = frozenset({"card_played", "wonder_picked", "progress_taken", "card_destroyed", "discard_built",
                            "starter_chosen"})
 ACTION_EVENTS |= pantheon_play.ACTIONS  # Pantheon
+ACTION_EVENTS |= AGORA_ACTIONS  # the Agora expansion's choices (agora_play.py)
 
 
 def play(slot: str, card: str, action: str, wonder: str | None = None, free: str | None = None,
@@ -36,6 +38,10 @@ def play(slot: str, card: str, action: str, wonder: str | None = None, free: str
 def play_of(event: Event) -> Play:
     """The play an event records, comparable with :func:`legal_plays`' items."""
     p, t = event.payload, event.type
+    if t in AGORA_ACTIONS:  # Agora
+        from .agora_play import agora_play_of
+
+        return agora_play_of(event)
     if t == "card_played":
         return ("card_played", p["slot"], p["card"], p["action"], p.get("wonder"), p.get("free"),
                 *(tuple(sorted((p.get(k) or {}).items())) for k in ("choices", "discount", "bought")))
@@ -55,6 +61,10 @@ def legal_plays(state: State, seat: int) -> list[Play]:
     t, who = expected(state)
     if who != seat or t not in ACTION_EVENTS:
         return []
+    if t in AGORA_ACTIONS:  # Agora
+        from .agora_play import agora_choices
+
+        return agora_choices(state, seat, t)
     if t == "wonder_picked":
         return [(t, w) for w in sorted(state.offered)]
     if t == "progress_taken":
@@ -76,14 +86,14 @@ def turn_plays(state: State, seat: int) -> list[Play]:
     wonder_by_id = state.pack.wonder_by_id
     for slot in state.available():
         card_id = state.slots[slot]
-        if card_id is None:
+        if card_id is None or (state.agora is not None and card_id not in state.pack.by_id):  # Agora: Senators apart
             continue
         card = state.card(card_id)
         assert card.cost is not None
         out.append(play(slot, card_id, "discard"))
         if card.chain_from is not None and card.chain_from in chains:
             out.append(play(slot, card_id, "construct", free="chain"))
-        target = "blue" if card.colour == "blue" else None
+        target = card.colour
         out += [play(slot, card_id, "construct", payment=p) for p in payments(state, seat, card.cost, target)]
         for w in wonders:
             cost = wonder_by_id[w].cost
@@ -91,6 +101,10 @@ def turn_plays(state: State, seat: int) -> list[Play]:
             out += [play(slot, card_id, "wonder", w, payment=p) for p in payments(state, seat, cost, "wonder")]
     if state.pantheon is not None:  # Pantheon: activations, Engineering
         out += pantheon_play.turn_plays(state, seat)
+    if state.agora is not None:  # Agora: Senators, conspiracies prepared and triggered
+        from .agora_play import agora_turn_plays
+
+        out += agora_turn_plays(state, seat)
     return out
 
 

@@ -3,8 +3,8 @@
 An illegal event changes nothing and raises :class:`RuleViolation`; wrong claims (coins paid, the
 Conflict pawn, the coins looted, the scores, the victory) are returned after the event is
 applied, the rules' value standing. An expansion whose rules are not implemented (in
-``IMPLEMENTED``) is refused at the start. Pantheon's rules live in :mod:`.pantheon`, called from
-hooks marked ``# Pantheon``.
+``IMPLEMENTED``) is refused at the start. The expansions' rules live in :mod:`.pantheon` and
+:mod:`.agora`, called from hooks marked ``# Pantheon`` and ``# Agora``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from .state import DEAL, DRAFT, OVER, PENDING, PLAY, SCORE, STARTER, TOKENS, Sta
 
 RULES = {
     "swd.start": "Two seats, 0 and 1; the first player is one of them.",
-    "swd.expansion": "A game whose pack plays an expansion whose rules are not implemented yet (Agora) is refused.",
+    "swd.expansion": "A game whose pack plays an expansion whose rules are not implemented yet is refused at the "
+                     "start.",
     "swd.pack": "A game is played under a pack whose every part it uses is known.",
     "swd.expected": "Events come in the order the rules give: the setup, the draft, each Age's deal, the turns and "
                     "what each turn leads to, the start of the next Age, the end.",
@@ -60,13 +61,18 @@ RULES = {
     "swd.game-over": "Nothing happens after the game has ended.",
 }
 
+IMPLEMENTED = frozenset({"pantheon", "agora"})
+TOGETHER = False
+"""Whether Pantheon and Agora may be played in one game: not yet (their interactions, such as
+Neptune on Agora's military tokens, are not implemented): pack ``7wd-duel-pantheon-agora`` is refused."""
+"""The expansions whose rules are implemented: a pack that plays another is refused (``swd.expansion``)."""
+
 TASK_EVENTS = {"progress": "progress_taken", "library": "progress_taken", "draw": "tokens_drawn",
                "destroy": "card_destroyed", "discard_build": "discard_built", "reveal": "card_revealed"}
 
-# --- Pantheon: its rules, its tasks; the expansions whose rules are implemented
+# --- Pantheon: its rules, its tasks
 RULES.update(pantheon.RULES)
 TASK_EVENTS.update(pantheon.TASK_EVENTS)
-IMPLEMENTED = {"pantheon"}
 
 
 def problem(state: State | None, event: Event, rule_id: str, expected: str, found: str, seat: Any = None) -> Problem:
@@ -90,6 +96,12 @@ def drafter(state: State) -> int:
 
 def expected(state: State) -> tuple[str, int | None]:
     """The event the rules wait for, and the seat that makes it (None: chance or the table)."""
+    # --- Agora: what the expansion waits for comes first
+    if state.agora is not None:
+        waiting = agora.expected_task(state)
+        if waiting is not None:
+            return waiting
+    # --- end Agora
     if state.phase == TOKENS:
         return "tokens_revealed", None
     if state.phase == DRAFT:
@@ -136,6 +148,10 @@ def check(state: State, event: Event) -> int | None:
     if state.phase == OVER:
         raise refuse(state, event, "swd.game-over", "no event", t)
     wanted, seat = expected(state)
+    # --- Agora: the expansion's own events
+    if state.agora is not None and t in AGORA_TYPES:
+        return agora.check(state, event)
+    # --- end Agora
     if state.pantheon is not None and t == "divinity_activated" and wanted == "card_played":  # Pantheon
         wanted = t
     if t != wanted:
@@ -167,6 +183,10 @@ def check(state: State, event: Event) -> int | None:
             raise refuse(state, event, rule, "one of " + (", ".join(options) or "none"), str(p["card"]), seat)
     elif t in pantheon.TASK_EVENTS.values() or t == "divinity_activated":  # Pantheon
         return pantheon.check(state, event)
+    # --- Agora: the Senators of the Age decks
+    if state.agora is not None and t in ("age_dealt", "card_revealed"):
+        agora.check_senators(state, event)
+    # --- end Agora
     return None
 
 
@@ -210,6 +230,7 @@ def _check_deal(state: State, event: Event) -> None:
 def _deck_problem(pack: DuelPack, age: int, seen: list[str]) -> str | None:
     """What is wrong with ``seen`` as cards turned up in Age ``age``'s structure (None: nothing)."""
     plain, guilds = age_deck(pack, age)
+    seen = agora.without_senators(pack, seen)  # Agora: Senators are checked apart
     if len(set(seen)) != len(seen):
         return "a card twice: " + ", ".join(sorted({c for c in seen if seen.count(c) > 1}))
     unknown = [c for c in seen if c not in plain and c not in guilds]
@@ -252,6 +273,8 @@ def judge(state: State, seat: int, p: dict[str, Any]) -> Problem | int:
     """Whether ``seat`` may play ``p`` (a ``card_played`` payload) now: the problem, or the coins it
     costs. Legal actions and the checks share it."""
     action, free = p["action"], p.get("free")
+    if state.agora is not None and agora.is_senator(state, p["card"]):  # Agora: a Senator card
+        return agora.judge_senator_card(state, seat, p)
     paid_for = bool(p.get("choices") or p.get("discount") or p.get("bought"))
     card = state.pack.by_id.get(p["card"])
     if card is None or card.cost is None:
@@ -270,7 +293,7 @@ def judge(state: State, seat: int, p: dict[str, Any]) -> Problem | int:
             return 0
         if free == "engineering":  # Pantheon
             return pantheon.engineering(state, seat, card)
-        return _pay(state, seat, card.cost, "blue" if card.colour == "blue" else None, p)
+        return _pay(state, seat, card.cost, card.colour, p)
     if free is not None:
         return _bare("swd.chain", "a Wonder paid for", "free by chain")
     wonder = p.get("wonder")
@@ -294,7 +317,10 @@ def _bare(rule_id: str, expected: str, found: str) -> Problem:
 
 
 def chain_symbols(state: State, seat: int) -> set[str]:
-    return {c.chain_gives for c in state.cards(seat) if c.chain_gives} | pantheon.chain_symbols(state, seat)
+    own = {c.chain_gives for c in state.cards(seat) if c.chain_gives} | pantheon.chain_symbols(state, seat)
+    if state.agora is not None and state.has(seat, "opponent_chains"):  # Agora: a Decree
+        own |= {c.chain_gives for c in state.cards(1 - seat) if c.chain_gives}
+    return own
 
 
 def buildable_wonders(state: State, seat: int) -> list[str]:
@@ -342,6 +368,13 @@ def perform(state: State, event: Event, paid: int | None = None) -> list[Problem
     return the wrong claims it makes."""
     t, p = event.type, event.payload
     found: list[Problem] = []
+    # --- Agora: the expansion's own events, and the Senators turned up
+    if state.agora is not None:
+        if t in AGORA_TYPES:
+            return agora.perform(state, event, paid)
+        if t in ("age_dealt", "card_revealed"):
+            agora.seen_cards(state, event)
+    # --- end Agora
     if t == "tokens_revealed":
         state.board_tokens = list(p["tokens"])
         state.seen_tokens = list(p["tokens"])
@@ -352,6 +385,8 @@ def perform(state: State, event: Event, paid: int | None = None) -> list[Problem
         state.wonders[p["seat"]].append(p["wonder"])
         state.offered.remove(p["wonder"])
         state.picks += 1
+        if state.agora is not None:  # Agora: a Wonder's effects when selected
+            agora.wonder_picked(state, p["seat"], p["wonder"])
         if not state.offered and state.draft_set == len(state.pack.numbers.draft):
             state.phase = DEAL
     elif t == "age_dealt":
@@ -394,6 +429,8 @@ def claims_of(state: State, p: dict[str, Any]) -> dict[str, int]:
 
 def resolve_play(state: State, p: dict[str, Any], paid: int) -> int:
     """Take the card, pay, build or discard, queue what follows; the coins looted by military tokens."""
+    if state.agora is not None and agora.is_senator(state, p["card"]):  # Agora: a Senator card
+        return agora.resolve_senator_card(state, p, paid)
     seat, card = p["seat"], state.card(p["card"])
     state.taken.append(p["slot"])
     state.last_taker = seat
@@ -403,6 +440,8 @@ def resolve_play(state: State, p: dict[str, Any], paid: int) -> int:
         state.discard.append(card.id)
         numbers = state.pack.numbers
         state.coins[seat] += numbers.discard_coins + numbers.discard_coins_per_yellow * state.colour_count(seat, "yellow")
+        if state.agora is not None:  # Agora: a Decree
+            state.coins[seat] += sum(e.amount for _, e in state.effects(seat) if e.type == "discard_bonus")
     else:
         pantheon.spend(state, seat, paid)  # Pantheon: Astarte's coins may pay too
         cost = state.pack.wonder_by_id[p["wonder"]].cost if p["action"] == "wonder" else card.cost
@@ -449,6 +488,8 @@ def build(state: State, seat: int, card: Card, chain: bool = False) -> int:
             science(state, seat, e.symbol)
     if chain:
         state.coins[seat] += sum(e.amount for _, e in state.effects(seat) if e.type == "chain_coins")
+    if state.agora is not None:  # Agora: the Decrees paying for buildings
+        agora.on_built(state, card.colour)
     return looted
 
 
@@ -481,6 +522,8 @@ def military(state: State, seat: int, shields: int) -> int:
             loss = min(state.coins[opponent], token.coins)
             state.coins[opponent] -= loss
             looted += loss
+    if state.agora is not None:  # Agora: its military tokens give Senate actions
+        agora.military_tokens(state, seat, distance)
     if distance >= track.capital:
         _won(state, seat, "military")
     return looted
@@ -519,6 +562,8 @@ def _wonder_built(state: State, seat: int, wonder_id: str, card_id: str) -> int:
             tasks += pantheon.wonder_task(state, seat, e)
     if state.has(seat, "wonders_replay"):
         state.again = True
+    if state.agora is not None and state.victory is None:  # Agora: Decrees, Agora's Wonders
+        agora.wonder_built(state, seat, wonder_id)
     if state.victory is None:
         state.queue += tasks
     return looted
@@ -564,6 +609,8 @@ def _token_taken(state: State, seat: int, token_id: str) -> None:
 
 def settle(state: State) -> None:
     """After an event: what comes next (a task, the next turn, the end of the Age, the end)."""
+    if state.agora is not None and agora.defer(state):  # Agora: its tasks first
+        return
     if state.victory is not None:
         state.queue = []
         state.phase = SCORE
@@ -597,6 +644,8 @@ def _game_ended(state: State, event: Event) -> list[Problem]:
             if said is not None and said != final[seat][category]:
                 found.append(problem(state, event, "swd.claim.score", f"{category} {final[seat][category]}",
                                      f"{category} {said}", seat))
+    if state.agora is not None:  # Agora: the chambers controlled at the end
+        agora.at_end(state)
     if p.get("victory") is not None and p["victory"] != state.victory:
         found.append(problem(state, event, "swd.claim.victory", f"{state.victory} victory", f"{p['victory']} victory"))
     if p.get("winners") is not None and sorted(p["winners"]) != state.winners:
@@ -618,17 +667,23 @@ class DuelRules(Rules[State, DuelPack]):
             pack.require_complete()
         except PackError as exc:
             raise RuleViolation(Problem("swd.pack", RULES["swd.pack"], "a complete pack", str(exc), location)) from None
-        missing = [x for x in pack.options.expansions if x not in IMPLEMENTED]
-        if missing:
+        refused = [e for e in pack.options.expansions if e not in IMPLEMENTED]
+        if refused:
             raise RuleViolation(Problem("swd.expansion", RULES["swd.expansion"],
-                                        "the base game or " + " and ".join(sorted(IMPLEMENTED)),
+                                        "the base game or " + ", ".join(sorted(IMPLEMENTED)),
                                         f"pack {pack.id} plays {' and '.join(pack.options.expansions)}; the rules of "
-                                        f"{' and '.join(missing)} are not implemented yet", location))
+                                        f"{', '.join(refused)} are not implemented yet", location))
+        if len(pack.options.expansions) > 1 and not TOGETHER:
+            raise RuleViolation(Problem("swd.expansion", RULES["swd.expansion"], "one expansion at a time",
+                                        f"pack {pack.id} plays {' and '.join(pack.options.expansions)} together; the "
+                                        "two together are not implemented yet", location))
         if "pantheon" in pack.options.expansions:  # Pantheon
             state.pantheon = pantheon.initial(pack)
         if [s["seat"] for s in seats] != [0, 1]:
             raise RuleViolation(Problem("swd.start", RULES["swd.start"], "seats 0 and 1",
                                         ", ".join(str(s["seat"]) for s in seats), location))
+        if pack.agora is not None:  # Agora: the Senate and its military tokens
+            agora.setup(state)
         return state
 
     def apply(self, state: State, event: Event) -> Sequence[Problem]:
@@ -661,3 +716,11 @@ class DuelRules(Rules[State, DuelPack]):
 
 
 __all__ = ["RULES", "DuelRules", "judge"]
+
+
+# --- Agora (replay/games/seven_wonders_duel/agora.py): imported last, as it uses this module's helpers
+from . import agora  # noqa: E402
+from .agora_events import AGORA_TYPES  # noqa: E402
+
+RULES.update(agora.AGORA_RULES)
+TASK_EVENTS["agora_discard"] = "conspiracy_target"  # Turn of Events' discards wait behind the cards they uncover

@@ -60,12 +60,16 @@ def _seat_scores(state: State, seat: int) -> dict[str, int]:
     if state.pantheon is not None:  # Pantheon: Grand Temples, Divinities' VP, Astarte's coins
         out["pantheon"] = pantheon.score(state, seat)
     out["total"] = sum(out.values())
+    if state.agora is not None:  # Agora: the chambers' points (category "senate")
+        from .agora import add_score
+
+        add_score(state, seat, out)
     return out
 
 
 def winners(state: State) -> list[int]:
     """After supremacy: its winner. Else the most VP; a tie goes to the most civilian VP; still tied, both."""
-    if state.victory in ("military", "science"):
+    if state.victory in ("military", "science", "political"):
         return list(state.winners)
     final = scores(state)
     best = max((s["total"], s["civilian"]) for s in final)

@@ -25,6 +25,8 @@ from replay.events import Event, EventPayload, Provenance, Seat
 
 from . import events as ev
 from . import pantheon, pantheon_play
+from .agora_events import AGORA_ACTIONS
+from .agora_play import agora_chance, agora_payload, agora_value
 from .city import trade_coins
 from .legal import Play, legal_plays, payload_of
 from .pack import DuelPack
@@ -45,6 +47,8 @@ def choose(bot: str, state: State, seat: int, plays: list[Play], rng: random.Ran
     def value(p: Play) -> tuple[int, int]:
         if p[0] == "divinity_activated":  # Pantheon
             return pantheon_play.value(bot, state, seat, p)
+        if p[0] in AGORA_ACTIONS:  # Agora
+            return agora_value(bot, state, seat, p)
         if p[0] == "progress_taken":
             return (1 if p[1] == token else 0), 0
         if p[0] != "card_played":
@@ -108,6 +112,10 @@ def deal(pack: DuelPack, age: int, rng: random.Random) -> dict[str, str]:
 def _next(state: State, players: list[str], rng: random.Random, hidden: dict[str, str], wonders: list[str]) -> EventPayload:
     t, seat = expected(state)
     pack = state.pack
+    if state.agora is not None:  # Agora: its chance outcomes, and the Age decks with their Senators
+        made = agora_chance(state, t, rng, hidden)
+        if made is not None:
+            return made
     if t == "tokens_revealed":
         return ev.TokensRevealed(tokens=rng.sample(sorted(tok.id for tok in pack.all_progress_tokens),
                                                    pack.numbers.progress_on_board))
@@ -140,6 +148,8 @@ def _next(state: State, players: list[str], rng: random.Random, hidden: dict[str
 
 def _payload(state: State, seat: int, chosen: Play) -> EventPayload:
     t = chosen[0]
+    if t in AGORA_ACTIONS:  # Agora
+        return agora_payload(state, seat, chosen)
     if t == "card_played":
         payload = payload_of(state, seat, chosen)
         return ev.CardPlayed.model_validate({**payload, **claims_of(state, payload)})

@@ -14,6 +14,9 @@ from typing import Any
 
 from .pack import Card, DuelPack, Effect
 
+_DECREES: dict[int, tuple[Any, dict[str, tuple[Effect, ...]]]] = {}
+"""Agora: each pack's Decrees' effects by id (keyed by the pack part's id, the part kept to be sure)."""
+
 TOKENS, DRAFT, DEAL, PLAY, PENDING, STARTER, SCORE, OVER = (
     "tokens", "draft", "deal", "play", "pending", "starter", "score", "over")
 
@@ -76,6 +79,9 @@ class State:
     winners: list[int] = field(default_factory=list)
     # --- Pantheon (see pantheon.py): the expansion's part of the table, None without it
     pantheon: dict[str, Any] | None = None
+    agora: dict[str, Any] | None = None
+    """The Agora expansion's part of the table (:mod:`.agora` says what it holds); None in other games
+    (and then left out of :meth:`data`, so a base game's data is what it was)."""
 
     @property
     def n(self) -> int:
@@ -99,11 +105,24 @@ class State:
             from .pantheon import lasting_effects
 
             out += lasting_effects(self, seat)
+        if self.agora is not None:  # Agora: the Decrees of the chambers the seat controls
+            out += self.decree_effects(seat)
         return out
 
     def spendable(self, seat: int) -> int:
         """The coins ``seat`` may spend: its treasury (with Pantheon, and the coins on Astarte's card)."""
         return self.coins[seat] + (self.pantheon["reserve"][seat] if self.pantheon is not None else 0)
+
+    def decree_effects(self, seat: int) -> list[tuple[str, Effect]]:
+        """Agora: (chamber, effect) of the revealed Decrees of the chambers ``seat`` controls (more cubes
+        than the opponent's)."""
+        assert self.agora is not None and self.pack.agora is not None
+        decrees = _DECREES.get(id(self.pack.agora))
+        if decrees is None or decrees[0] is not self.pack.agora:
+            decrees = _DECREES[id(self.pack.agora)] = (self.pack.agora, {d.id: d.effects for d in self.pack.agora.decrees})
+        influence = self.agora["influence"]
+        return [(ch, e) for ch, d in self.agora["decrees"].items()
+                if d is not None and influence[ch][seat] > influence[ch][1 - seat] for e in decrees[1][d]]
 
     def has(self, seat: int, effect_type: str) -> bool:
         return any(e.type == effect_type for _, e in self.effects(seat))
@@ -123,6 +142,8 @@ class State:
         data = {k: copy.deepcopy(v) for k, v in vars(self).items() if k != "pack"}
         if self.pantheon is None:  # Pantheon: only its games have the key, so a base game's data is what it was
             del data["pantheon"]
+        if self.agora is None:  # Agora: only its games have the key
+            del data["agora"]
         return data
 
     @classmethod

@@ -5,10 +5,17 @@ three cards removed from each Age, the progress tokens set aside and the Wonders
 are unknown to both, and the record holds a card only from its ``card_revealed`` on (a token from
 its draw, a Wonder from its set's reveal). So the table *is* what each seat sees
 (``hidden_information`` false); a face-down slot shows as ``None``.
+
+With Agora, the conspiracies a seat holds (and those it draws, and puts back on the deck) are
+hidden from the other seat: :meth:`DuelViews.observe` shows the other seat only how many it has
+and which are prepared (:mod:`.agora_views`). ``hidden_information`` (one flag for the game)
+stays false, as the base game hides nothing; :meth:`DuelViews.hides` says true for a game with
+Agora (docs/games/7-wonders-duel.md, Agora).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +24,7 @@ from replay.events import Event
 from replay.games.explain import explain_rule
 
 from . import pantheon_views
-from .events import CATEGORIES
+from .agora_events import AGORA_TYPES
 from .pantheon_events import EVENT_NAMES as PANTHEON_EVENTS
 from .rules import RULES, expected_words
 from .scoring import scores
@@ -31,6 +38,21 @@ class DuelViews(Views[State]):
     def data(self, state: State) -> dict[str, Any]:
         return state.data()
 
+    # --- Agora: the conspiracies are hidden from the other seat
+    def hides(self, state: State) -> bool:
+        return state.agora is not None
+
+    def observe(self, state: State, seat: int) -> dict[str, Any]:
+        from .agora_views import observe
+
+        return observe(state, seat) if state.agora is not None else state.data()
+
+    def conceal(self, state: State, seat: int, rng: random.Random) -> State | None:
+        from .agora_views import conceal
+
+        return conceal(state, seat, rng) if state.agora is not None else None
+    # --- end Agora
+
     def page_board(self, state: State) -> dict[str, Any]:
         """The cards' names and colours, the Wonders' and tokens' names, each Age's slots: what a board script draws with."""
         pack = state.pack
@@ -40,7 +62,13 @@ class DuelViews(Views[State]):
                 "layouts": {str(lay.age): [{"id": s.id, "row": s.row, "col": s.col} for s in lay.slots]
                             for lay in pack.layouts},
                 "capital": pack.military.capital,
-                **({"pantheon": pantheon_views.page_board(state)} if pack.pantheon else {})}  # Pantheon
+                **({"pantheon": pantheon_views.page_board(state)} if pack.pantheon else {})} | self._agora_board(state)
+
+    def _agora_board(self, state: State) -> dict[str, Any]:
+        """Agora: its structures, the Senate's chambers, the names of Decrees, conspiracies and Senators."""
+        from .agora_views import page_board
+
+        return page_board(state) if state.pack.agora is not None else {}
 
     def headline(self, event: Event, names: Sequence[str]) -> str:
         p, t = event.payload, event.type
@@ -80,15 +108,18 @@ class DuelViews(Views[State]):
             return "game ended" + (f": {p['victory']} victory" if p.get("victory") else "")
         if t in PANTHEON_EVENTS:  # Pantheon
             return pantheon_views.headline(event, names)
+        if t in AGORA_TYPES:  # Agora
+            from .agora_views import headline
+
+            return headline(event, who)
         return super().headline(event, names)
 
     def result(self, state: State) -> Result:
         final = scores(state)
-        supremacy = state.victory in ("military", "science")
+        supremacy = state.victory in ("military", "science", "political")
         rank = ranks([(1 if supremacy and i in state.winners else 0, s["total"], s["civilian"]) for i, s in enumerate(final)])
         return Result(tuple(state.winners),
-                      tuple(Score(i, s["total"], rank[i], i in state.winners,
-                                  {c: s[c] for c in (*CATEGORIES, "pantheon") if c in s})  # Pantheon: its VP
+                      tuple(Score(i, s["total"], rank[i], i in state.winners, {c: s[c] for c in s if c != "total"})
                             for i, s in enumerate(final)),
                       finished=state.phase == OVER, tie_break="civilian")
 
@@ -97,6 +128,10 @@ class DuelViews(Views[State]):
                  f"pawn {state.pawn:+d}; discard pile {len(state.discard)}"]
         if state.board_tokens:
             lines.append("progress tokens on the board: " + ", ".join(state.board_tokens))
+        if state.agora is not None:  # Agora
+            from .agora_views import senate_lines
+
+            lines += senate_lines(state, player)
         final = scores(state)
         for seat, name in enumerate(state.names):
             if player and name.lower() != player.lower():

@@ -1,7 +1,9 @@
 /* 7 Wonders Duel's board on the replay page: the Conflict pawn on the military track, the progress
  * tokens on the board, the Age's structure row by row (face-down cards as backs, the available
  * ones outlined, the taken ones gone), and each city: coins, Wonders (built ones bold, with the
- * card under them), progress tokens and buildings by colour. Given ctx (see docs/page.md), returns HTML. */
+ * card under them), progress tokens and buildings by colour. With Agora, the Senate: each chamber's cubes,
+ * its controller and Decree, and each seat's Senators and conspiracies (another seat's only as "prepared" or
+ * not). Given ctx (see docs/page.md), returns HTML. */
 return function (ctx) {
   var s = ctx.state, esc = ctx.esc, b = ctx.board || {}, cards = b.cards || {}, wonders = b.wonders || {};
   var tokens = b.tokens || {}, capital = b.capital || 9;
@@ -84,11 +86,34 @@ return function (ctx) {
     pantheon = '<div style="margin:6px 0">Pantheon (' + esc(s.names[0]) + "/" + esc(s.names[1]) + " price): " + spaces +
       (p.minerva !== null ? ' · Minerva on <b data-path="pantheon.minerva">' + p.minerva + "</b>" : "") + "</div>" + held;
   }
+  // --- Agora: the Senate
+  var senate = "";
+  if (s.agora) {
+    var ag = s.agora, decrees = b.decrees || {}, plots = b.conspiracies || {};
+    senate = '<div data-path="agora.influence" style="margin:6px 0">Senate: ' + (b.chambers || []).map(function (ch) {
+      var cubes = ag.influence[ch.id] || [0, 0], who = cubes[0] > cubes[1] ? 0 : cubes[1] > cubes[0] ? 1 : -1;
+      var decree = ag.decrees[ch.id];
+      return '<span style="display:inline-block;margin:2px;padding:2px 6px;border:1px solid #94a3b8;border-radius:4px' +
+        (who >= 0 ? ";background:#e0f2fe" : "") + '">' + esc(ch.id.replace("_", " ")) + " (" + ch.vp + " VP): " +
+        cubes[0] + "&ndash;" + cubes[1] + (who >= 0 ? " <b>" + esc(s.names[who]) + "</b>" : "") + "<br>" +
+        '<span class="meta">' + (decree ? esc(decrees[decree] || decree) : "Decree face down") + "</span></span>";
+    }).join("") + "</div>";
+    senate += s.names.map(function (name, seat) {
+      var hand = (ag.hands[seat] || []).map(function (c) {
+        return (c.id ? esc(plots[c.id] || c.id) : "a conspiracy") + (c.prepared ? " (prepared)" : "");
+      }).join(", ");
+      return '<div data-path="agora.hands[' + seat + ']">' + esc(name) + ": " + ag.senators[seat].length + " Senators; conspiracies " +
+        (hand || "none") + (ag.triggered[seat].length ? "; triggered " + ag.triggered[seat].map(function (c) {
+          return esc(plots[c] || c);
+        }).join(", ") : "") + "</div>";
+    }).join("");
+  }
+  // --- end Agora
   return '<div class="meta">Age <b data-path="age">' + s.age + "</b> · turn " + s.turn + " · " + esc(s.phase) +
     ' · discard pile <b data-path="discard">' + s.discard.length + "</b>" +
     (s.victory ? " · " + esc(s.victory) + " victory" : "") + "</div>" +
     '<div data-path="pawn" data-value="' + s.pawn + '">' + esc(s.names[0]) + "'s capital " + track + " " + esc(s.names[1]) +
     "'s capital</div>" +
     '<div data-path="board_tokens">progress tokens: ' + (named(s.board_tokens, tokens) || "none") + "</div>" +
-    '<div style="margin:6px 0">' + structure + "</div>" + seats + pantheon;
+    senate + '<div style="margin:6px 0">' + structure + "</div>" + seats + pantheon;
 };

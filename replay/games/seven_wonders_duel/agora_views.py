@@ -1,0 +1,147 @@
+"""What people see of Agora's part of a 7 Wonders Duel game.
+
+The one secret of Agora is a seat's conspiracies: those it holds (prepared or not), those it has
+just drawn, and the one it put back on top or at the bottom of the deck. The other seat sees only
+how many it holds and which are prepared (the card under a prepared one was taken face up from
+the structure, so it is no secret). :func:`conceal` swaps those identities for others the seat
+cannot tell apart, for the conformance checks.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from typing import Any
+
+from replay.events import Event
+
+from .agora import controls, part
+from .state import State
+
+
+def _hidden(state: State, seat: int) -> list[tuple[str, Any]]:
+    """Where ``seat`` may not see a conspiracy's identity: (kind, place) pairs."""
+    agora = state.agora
+    assert agora is not None
+    other = 1 - seat
+    out: list[tuple[str, Any]] = [("hand", i) for i in range(len(agora["hands"][other]))]
+    if agora["drawn"] and agora["tasks"] and agora["tasks"][0][0] == "choose" and agora["tasks"][0][1] == other:
+        out += [("drawn", i) for i in range(len(agora["drawn"]))]
+    out += [(where, i) for where in ("top", "bottom") for i, (_, who) in enumerate(agora[where]) if who == other]
+    return out
+
+
+def _get(data: dict[str, Any], seat: int, place: tuple[str, Any]) -> str:
+    kind, i = place
+    agora = data["agora"]
+    if kind == "hand":
+        return str(agora["hands"][1 - seat][i]["id"])
+    if kind == "drawn":
+        return str(agora["drawn"][i])
+    return str(agora[kind][i][0])
+
+
+def _set(data: dict[str, Any], seat: int, place: tuple[str, Any], value: str | None) -> None:
+    kind, i = place
+    agora = data["agora"]
+    if kind == "hand":
+        agora["hands"][1 - seat][i]["id"] = value
+    elif kind == "drawn":
+        agora["drawn"][i] = value
+    else:
+        agora[kind][i][0] = value
+
+
+def observe(state: State, seat: int) -> dict[str, Any]:
+    """The table as ``seat`` sees it: the other seat's conspiracies without their identity (None)."""
+    data = state.data()
+    for place in _hidden(state, seat):
+        _set(data, seat, place, None)
+    return data
+
+
+def conceal(state: State, seat: int, rng: random.Random) -> State | None:
+    """The table with the conspiracies ``seat`` cannot see swapped for others it cannot tell apart
+    (None when it sees every one)."""
+    places = _hidden(state, seat)
+    if not places:
+        return None
+    data = state.data()
+    current = [_get(data, seat, p) for p in places]
+    visible = set(_get_all(data)) - set(current)
+    pool = sorted(c.id for c in part(state).conspiracies if c.id not in visible)
+    for _ in range(20):
+        chosen = rng.sample(pool, len(places))
+        if chosen != current:
+            break
+    else:  # pragma: no cover - the pool has more identities than places whenever a draw is possible
+        return None
+    for place, value in zip(places, chosen):
+        _set(data, seat, place, value)
+    return State.of_data(copy.deepcopy(data), state.pack)
+
+
+def _get_all(data: dict[str, Any]) -> list[str]:
+    agora = data["agora"]
+    out = [c["id"] for hand in agora["hands"] for c in hand] + [c for t in agora["triggered"] for c in t]
+    return out + list(agora["drawn"]) + [c for c, _ in agora["top"]] + [c for c, _ in agora["bottom"]]
+
+
+def page_board(state: State) -> dict[str, Any]:
+    """What the board script needs for Agora: its structures, the chambers, the names."""
+    pack = state.pack
+    agora = part(state)
+    cards = {f"{s.id}_{k}": {"name": s.name, "colour": "senator"} for s in agora.senators for k in range(1, s.copies + 1)}
+    return {"layouts": {str(age): [{"id": s.id, "row": s.row, "col": s.col} for s in pack.layout(age).slots]
+                        for age in (1, 2, 3)},
+            "chambers": [{"id": ch.id, "number": ch.number, "section": ch.section, "vp": ch.vp} for ch in agora.chambers],
+            "decrees": {d.id: d.name for d in agora.decrees},
+            "conspiracies": {c.id: c.name for c in agora.conspiracies},
+            "cards": {c.id: {"name": c.name, "colour": c.colour} for c in pack.all_cards} | cards}
+
+
+def senate_lines(state: State, player: str | None) -> list[str]:
+    agora = state.agora
+    assert agora is not None
+    held = controls(state)
+    lines = ["senate: " + "; ".join(
+        f"{ch} {agora['influence'][ch][0]}-{agora['influence'][ch][1]}"
+        + (f" {state.names[who]}" if (who := held[ch]) is not None else "")
+        + f" ({agora['decrees'][ch] or 'decree face down'})" for ch in agora["influence"])]
+    for seat, name in enumerate(state.names):
+        if player and name.lower() != player.lower():
+            continue
+        hand = agora["hands"][seat]
+        mine = player is not None
+        shown = ", ".join((c["id"] if mine else "a conspiracy") + (" (prepared)" if c["prepared"] else "") for c in hand)
+        lines.append(f"{name}: {len(agora['senators'][seat])} Senators; conspiracies {shown or 'none'}"
+                     + (f"; triggered {', '.join(agora['triggered'][seat])}" if agora["triggered"][seat] else ""))
+    return lines
+
+
+def headline(event: Event, who: Callable[[Any], str]) -> str:
+    p, t = event.payload, event.type
+    if t == "decrees_placed":
+        return "Decrees face up: " + ", ".join(f"{c} {d}" for c, d in p["decrees"].items())
+    if t == "decree_revealed":
+        return f"Decree of {p['chamber']} turned up: {p['decree']}"
+    if t == "senator_recruited":
+        return f"{who(p['seat'])} recruits {p['card']}"
+    if t == "conspiracy_prepared":
+        return f"{who(p['seat'])} prepares a conspiracy with {p['card']}"
+    if t == "conspiracy_triggered":
+        return f"{who(p['seat'])} triggers {p['conspiracy']}"
+    if t == "senate_action":
+        where = {"place": f" in {p.get('chamber')}", "remove": f" from {p.get('chamber')}",
+                 "move": f" from {p.get('origin')} to {p.get('chamber')}"}.get(p["action"], "")
+        return f"{who(p['seat'])} senate: {p['action']}{where}"
+    if t == "conspiracies_drawn":
+        return f"{who(p['seat'])} draws {len(p['conspiracies'])} conspiracies"
+    if t == "conspiracy_chosen":
+        back = f", one back on the {p['place']}" if p.get("place") else ""
+        return f"{who(p['seat'])} keeps {len(p['keep'])} conspiracies{back}"
+    return f"{who(p['seat'])} {p['effect'].replace('_', ' ')}: {p.get('target') or 'nothing'}"
+
+
+__all__ = ["conceal", "headline", "observe", "page_board", "senate_lines"]
