@@ -624,10 +624,8 @@ class _Reader(HeaderReader):
         if effect not in EFFECTS:
             self.problem(at, effect_text, "a conspiracy's effect is one of " + ", ".join(EFFECTS))
             return
-        target: str | None = normal(target_text)
-        if target_text.strip().lower() in NOTHING:
-            target = None
-        elif not NAME.match(target):
+        target = None if target_text.strip().lower() in NOTHING else normal(target_text)
+        if target is not None and not NAME.match(target):
             self.problem(at + len(effect_text) + 1, target_text, "name the card, Wonder or token taken, or 'nothing'")
             return
         self.emit(ConspiracyTarget, {"seat": seat, "effect": effect, "target": target}, at=at)
