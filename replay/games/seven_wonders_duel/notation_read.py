@@ -79,6 +79,7 @@ from .notation_syntax import (
     WITH,
     WONDERS,
     Context,
+    aliases,
     card_ids,
     expansion_ids,
     find_pack,
@@ -140,7 +141,10 @@ class _Reader(HeaderReader):
 
     def piece(self, what: str, text: str, at: int) -> str | None:
         """An expansion's piece (``divinity``, ``conspiracy``, ``decree``, ``chamber``) by id or name."""
-        return self.named(text, at, what, expansion_ids(self.pack, what))
+        if not text.strip():
+            self.problem(at, "", f"name the {what}")
+            return None
+        return self.named(aliases(self.pack, what).get(normal(text), text), at, what, expansion_ids(self.pack, what))
 
     def wonder(self, text: str, at: int) -> str | None:
         return self.named(text, at, "Wonder", None if self.pack is None else self.pack.wonder_by_id)
@@ -461,7 +465,7 @@ class _Reader(HeaderReader):
     def choose(self, seat: int, text: str, at: int) -> None:
         """``choose <divinity> [space N]``: into a Pantheon space, or (no space) activated by the Gate or the Divine Theater."""
         m = SPACE.match(text)
-        divinity = self.piece("divinity", m.group("what"), at) if m else None
+        divinity = self.piece("divinity", m.group("what") if m else "", at)
         if m and divinity is not None:
             self.emit(DivinityChosen, {"seat": seat, "divinity": divinity, "space": None if m.group("space") is None
                                        else int(m.group("space"))}, at=at)
@@ -557,7 +561,8 @@ class _Reader(HeaderReader):
         """A card taken from the structure (its slot known or written ``@<slot>``), in an Age."""
         if not self.age_known(at):
             return None
-        card = self.card(card_text, at)
+        senator = aliases(self.pack, "senator").get(normal(card_text))
+        card = self.card(card_text, at) if senator is None else self.senator(senator, card_text, at, slot_text)
         if card is None:
             return None
         if slot_text is not None:
@@ -566,6 +571,17 @@ class _Reader(HeaderReader):
             self.problem(at, card_text.strip(), "this card is not in the Age's structure as dealt and turned up so "
                          "far: write its slot after it (@r5c2)")
         return None if slot is None else (card, slot)
+
+    def senator(self, senator: str, text: str, at: int, slot_text: str | None) -> str | None:
+        """The copy of a Senator typed without it (``Conspirator``): the one at ``@<slot>``, or the only one left in
+        the structure."""
+        left = [c for c, s in self.at.where.items() if c.rsplit("_", 1)[0] == senator and c not in self.at.gone
+                and (slot_text is None or s == slot_text.strip().lower())]
+        if len(left) != 1:
+            self.problem(at, text.strip(), f"{'no' if not left else 'more than one'} {senator} in the structure "
+                         "there: write its copy (conspirator_4) or its slot (@r5c2)")
+            return None
+        return left[0]
 
     def recruit(self, seat: int, text: str, at: int) -> None:
         """``recruit <senator> [@<slot>] [{paid N}]``."""

@@ -32,7 +32,7 @@ VERB = re.compile(r"^(pick|construct|build|discard|wonder|progress|draws|destroy
 PANTHEON = re.compile(r"^pantheon\s+(" + DIGITS + r")\s*:\s*(.*)$", re.IGNORECASE)
 ENKI = re.compile(r"^enki\s+(.*)$", re.IGNORECASE)
 DECREES = re.compile(r"^decrees\s+(.*)$", re.IGNORECASE)
-DECREE = re.compile(r"^decree\s+(\S+)\s+(\S+)$", re.IGNORECASE)
+DECREE = re.compile(r"^decree\s+(\S+)\s+(.+)$", re.IGNORECASE)
 DRAWN_FROM = re.compile(r"^(?P<what>.+?)\s+from\s+(?P<source>\S+)$", re.IGNORECASE)
 """``<divinity>, ... from <mythology|gate>``: the Divinities drawn and where from."""
 SPACE = re.compile(r"^(?P<what>.+?)(?:\s+space\s+(?P<space>" + DIGITS + r"))?$", re.IGNORECASE)
@@ -102,13 +102,26 @@ def card_ids(pack: DuelPack) -> list[str]:
 
 def expansion_ids(pack: DuelPack | None, what: str) -> list[str] | None:
     """The ids of an expansion's pieces (``divinity``, ``conspiracy``, ``decree``, ``chamber``) in
-    the pack; None when the pack is unknown or lacks the expansion (then any id is read)."""
+    the pack (none when it lacks the expansion); None when the pack is unknown (then any id is read)."""
     if pack is None:
         return None
     if what == "divinity":
-        return [d.id for d in (*pack.pantheon.divinities, pack.pantheon.gate)] if pack.pantheon else None
+        return [d.id for d in (*pack.pantheon.divinities, pack.pantheon.gate)] if pack.pantheon else []
     pieces = {"conspiracy": "conspiracies", "decree": "decrees", "chamber": "chambers"}[what]
-    return [x.id for x in getattr(pack.agora, pieces)] if pack.agora else None
+    return [x.id for x in getattr(pack.agora, pieces)] if pack.agora else []
+
+
+def aliases(pack: DuelPack | None, what: str) -> dict[str, str]:
+    """Names people type for an expansion's pieces whose name is not their id: a Decree's
+    (``Coins for blue cards`` -> ``blue_age_coins``) and a Senator's, without its copy
+    (``Conspirator`` -> ``conspirator``)."""
+    if pack is None or pack.agora is None:
+        return {}
+    if what == "decree":
+        return {normal(d.name): d.id for d in pack.agora.decrees}
+    if what == "senator":
+        return {**{normal(s.name): s.id for s in pack.agora.senators}, **{s.id: s.id for s in pack.agora.senators}}
+    return {}
 
 
 def sayable(name: str) -> bool:
@@ -124,10 +137,15 @@ class Context:
     def __init__(self) -> None:
         self.age = 0
         self.where: dict[str, str] = {}
+        self.gone: set[str] = set()
+        """The cards of the Age's structure taken so far (a Senator typed without its copy is one still there)."""
 
     def apply(self, event: Event) -> None:
         p = event.payload
         if event.type == "age_dealt":
             self.age, self.where = p["age"], {card: slot for slot, card in p["cards"].items()}
+            self.gone = set()
         elif event.type == "card_revealed" and p["age"] == self.age:
             self.where[p["card"]] = p["slot"]
+        elif event.type in ("card_played", "senator_recruited", "conspiracy_prepared"):
+            self.gone.add(p["card"])
