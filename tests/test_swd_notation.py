@@ -470,3 +470,15 @@ def test_hostile_expansion_lines_are_problems_never_a_traceback(pack_name, line)
 def test_mutated_expansion_games_read_without_a_traceback(pack_name, seed, data):
     text = write(expansion_game(pack_name, seed))
     assert_reads_anything(read, [mutate(text, data, ["²", "(", ")", "{", ";", ",", " ", "@", ":", "_", "\x07"])])
+
+
+def test_the_expansion_excerpts_in_the_docs_are_lines_of_the_golden_games():
+    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
+    section = doc.split("### The expansions: Pantheon and Agora\n", 1)[1].split("\n### ", 1)[0]
+    blocks = section.split("```")[1::2]
+    fixtures = Path(__file__).parent.parent / "fixtures" / "7wonders-duel"
+    for block, name in zip(blocks[1:], ("golden-pantheon", "golden-agora")):
+        lines = (fixtures / f"{name}.txt").read_text().splitlines()
+        excerpt = block.strip().splitlines()
+        assert excerpt and all(line in lines for line in excerpt), name
+        assert read("\n".join(lines[:lines.index(excerpt[-1]) + 1]) + "\n", "raise").events
