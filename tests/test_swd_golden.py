@@ -249,14 +249,6 @@ def test_the_pantheon_game_shows_activations_with_offerings_the_gate_and_a_grand
     assert state.pantheon["reserve"] == [0, 1]  # Ben's Pantheon VP: 5 for one Grand Temple + 1 coin on Astarte
 
 
-@pytest.mark.parametrize("at", range(len(ACTIVATIONS)))
-def test_an_activation_price_off_by_one_is_reported_at_its_event(at):
-    events = recorded("golden-pantheon")
-    i, p = of("golden-pantheon", "divinity_activated")[at]
-    found = problems(replaced(events, i, paid=p["paid"] + 1))
-    assert [(f.rule_id, f.where.seq) for f in found][:1] == [("swd.claim.paid", i)]
-
-
 def test_the_agora_game_shows_senators_decrees_a_conspiracy_and_a_political_supremacy():
     recruited = of("golden-agora", "senator_recruited")
     assert [(p["seat"], p["card"], p["paid"]) for _, p in recruited] == RECRUITS
@@ -275,9 +267,12 @@ def test_the_agora_game_shows_senators_decrees_a_conspiracy_and_a_political_supr
     assert sum(vp.values()) == SENATE_VP["golden-agora"][0] == HAND["golden-agora"][0][8] - sum(HAND["golden-agora"][0][:8])
 
 
-@pytest.mark.parametrize("at", range(len(RECRUITS)))
-def test_a_recruit_price_off_by_one_is_reported_at_its_event(at):
-    events = recorded("golden-agora")
-    i, p = of("golden-agora", "senator_recruited")[at]
-    found = problems(replaced(events, i, paid=p["paid"] + 1))
+PRICED = [*(("golden-pantheon", "divinity_activated", at) for at in range(len(ACTIVATIONS))),
+          *(("golden-agora", "senator_recruited", at) for at in range(len(RECRUITS)))]
+
+
+@pytest.mark.parametrize("name, kind, at", PRICED)
+def test_an_activation_or_recruit_price_off_by_one_is_reported_at_its_event(name, kind, at):
+    i, p = of(name, kind)[at]
+    found = problems(replaced(recorded(name), i, paid=p["paid"] + 1))
     assert [(f.rule_id, f.where.seq) for f in found][:1] == [("swd.claim.paid", i)]

@@ -269,48 +269,46 @@ class _Reader(HeaderReader):
 
     def deal(self, m: re.Match[str]) -> None:
         """``age N: <slot> <card>, ...``: the Age's face-up cards."""
-        cards: dict[str, str] = {}
-        for column, item in items(m.group(2), m.start(2)):
-            slot_text, _, card_text = item.partition(" ")
-            slot = self.slot(slot_text, column)
-            card = self.card(card_text, column + len(slot_text) + 1) if slot is not None else None
-            if card is None or slot is None:
-                return
-            if slot in cards:
-                self.problem(column, slot_text, "a slot is dealt once")
-                return
-            cards[slot] = card
-        self.emit(AgeDealt, {"age": int(m.group(1)), "cards": cards}, at=m.start(1))
+        cards = self.pairs(m.group(2), m.start(2), self.slot, self.card, "a slot is dealt once")
+        if cards is not None:
+            self.emit(AgeDealt, {"age": int(m.group(1)), "cards": cards}, at=m.start(1))
+
+    def pairs(self, text: str, start: int, key: Any, value: Any, once: str) -> dict[str, str] | None:
+        """``<key> <value>, ...`` (a slot and its card, a chamber and its Decree), each key once; None after a problem."""
+        out: dict[str, str] = {}
+        for column, item in items(text, start):
+            key_text, _, value_text = item.partition(" ")
+            k = key(key_text, column)
+            v = value(value_text, column + len(key_text) + 1) if k is not None else None
+            if k is None or v is None:
+                return None
+            if k in out:
+                self.problem(column, key_text, once)
+                return None
+            out[k] = v
+        return out
 
     def placed(self, m: re.Match[str]) -> None:
         """``pantheon N: <slot> <token>, ...``: the Mythology (Age I) or Offering (Age II) tokens."""
-        tokens: dict[str, str] = {}
-        for column, item in items(m.group(2), m.start(2)):
-            slot_text, _, token_text = item.partition(" ")
-            slot = self.slot(slot_text, column)
-            token = normal(token_text)
-            if slot is None:
-                return
-            if not NAME.match(token) or slot in tokens:
-                self.problem(column, item, "a Pantheon token is '<slot> <token>' (r2c3 greek, r3c2 offering_4), a slot once")
-                return
-            tokens[slot] = token
-        self.emit(PantheonTokensPlaced, {"age": int(m.group(1)), "tokens": tokens}, at=m.start(1))
+        tokens = self.pairs(m.group(2), m.start(2), self.slot, self.pantheon_token, "a slot's token is said once")
+        if tokens is not None:
+            self.emit(PantheonTokensPlaced, {"age": int(m.group(1)), "tokens": tokens}, at=m.start(1))
+
+    def pantheon_token(self, text: str, at: int) -> str | None:
+        """A Mythology or Offering token (``greek``, ``offering_4``): any id, the audit knows the pack's."""
+        token = normal(text)
+        if not NAME.match(token):
+            self.problem(at, text, "a Pantheon token is a mythology or an offering (r2c3 greek, r2c1 offering_4)")
+            return None
+        return token
 
     def decrees(self, text: str, start: int) -> None:
         """``decrees <chamber> <decree>, ...`` (or ``none``): the Decrees face up at the setup."""
-        decrees: dict[str, str] = {}
-        for column, item in ([] if text.strip().lower() in NOTHING else items(text, start)):
-            chamber_text, _, decree_text = item.partition(" ")
-            chamber = self.piece("chamber", chamber_text, column)
-            decree = self.piece("decree", decree_text, column + len(chamber_text) + 1) if chamber else None
-            if chamber is None or decree is None:
-                return
-            if chamber in decrees:
-                self.problem(column, chamber_text, "a chamber's Decree is said once")
-                return
-            decrees[chamber] = decree
-        self.emit(DecreesPlaced, {"decrees": decrees})
+        decrees = {} if text.strip().lower() in NOTHING else self.pairs(
+            text, start, lambda t, at: self.piece("chamber", t, at), lambda t, at: self.piece("decree", t, at),
+            "a chamber's Decree is said once")
+        if decrees is not None:
+            self.emit(DecreesPlaced, {"decrees": decrees})
 
     # -- a seat's line
 
@@ -449,12 +447,18 @@ class _Reader(HeaderReader):
 
     # -- the Pantheon's lines
 
+    def shaped(self, pattern: re.Pattern[str], text: str, at: int, form: str) -> re.Match[str] | None:
+        """``text`` read by an expansion line's ``pattern``, or a problem saying its ``form``."""
+        m = pattern.match(text)
+        if m is None:
+            self.problem(at, text[:40], form)
+        return m
+
     def divinities(self, seat: int, text: str, at: int) -> None:
         """``divinities <divinity>, ... from <mythology|gate>``."""
-        m = DRAWN_FROM.match(text)
+        m = self.shaped(DRAWN_FROM, text, at, "say where the Divinities come from: 'divinities <divinity>, ... "
+                        "from <mythology|gate>'")
         if m is None:
-            self.problem(at, text[:40], "say where the Divinities come from: 'divinities <divinity>, ... from "
-                         "<mythology|gate>'")
             return
         drawn = self.listed(m.group("what"), at, lambda item, column: self.piece("divinity", item, column))
         source = normal(m.group("source"))
@@ -472,9 +476,8 @@ class _Reader(HeaderReader):
 
     def activate(self, seat: int, text: str, at: int) -> None:
         """``activate <divinity> [offering N, ...] [{paid N}]`` (in an Age, as a card is taken)."""
-        m = ACTIVATE.match(text)
+        m = self.shaped(ACTIVATE, text, at, "a Divinity is activated as 'activate <divinity> [offering N, ...] [{paid N}]'")
         if m is None:
-            self.problem(at, text[:40], "a Divinity is activated as 'activate <divinity> [offering N, ...] [{paid N}]'")
             return
         divinity = self.piece("divinity", m.group("what"), at)
         offerings = [] if m.group("offerings") is None else self.numbers(m.group("offerings"), at + m.start("offerings"))
@@ -548,9 +551,8 @@ class _Reader(HeaderReader):
 
     def keep(self, seat: int, text: str, at: int) -> None:
         """``keep <conspiracy>, ... [(other on top|bottom)]``."""
-        m = KEEP.match(text)
+        m = self.shaped(KEEP, text, at, "say 'keep <conspiracy>, ... [(other on top|bottom)]'")
         if m is None:
-            self.problem(at, text[:40], "say 'keep <conspiracy>, ... [(other on top|bottom)]'")
             return
         kept = self.listed(m.group("what"), at, lambda item, column: self.piece("conspiracy", item, column))
         if kept is not None:
@@ -585,9 +587,8 @@ class _Reader(HeaderReader):
 
     def recruit(self, seat: int, text: str, at: int) -> None:
         """``recruit <senator> [@<slot>] [{paid N}]``."""
-        m = RECRUIT.match(text)
+        m = self.shaped(RECRUIT, text, at, "a Senator is recruited as 'recruit <senator> [@<slot>] [{paid N}]'")
         if m is None:
-            self.problem(at, text[:40], "a Senator is recruited as 'recruit <senator> [@<slot>] [{paid N}]'")
             return
         taken = self.taken(text, at, m.group("card"), m.group("slot"))
         if taken is None:
@@ -618,10 +619,9 @@ class _Reader(HeaderReader):
 
     def senate(self, seat: int, text: str, at: int) -> None:
         """``senate place|remove <chamber>``, ``senate move <chamber> to <chamber>``, ``senate conspire|skip``."""
-        m = SENATE.match(text)
+        m = self.shaped(SENATE, text, at, "a Senate action is 'place <chamber>', 'remove <chamber>', 'move "
+                        "<chamber> to <chamber>', 'conspire' or 'skip'")
         if m is None:
-            self.problem(at, text[:40], "a Senate action is 'place <chamber>', 'remove <chamber>', 'move <chamber> to "
-                         "<chamber>', 'conspire' or 'skip'")
             return
         if m.group("bare"):
             self.emit(SenateAction, {"seat": seat, "action": m.group("bare").lower()}, at=at)
