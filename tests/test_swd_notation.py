@@ -400,7 +400,7 @@ Ana: power ra colour blue
 def test_pantheon_problems_are_located_and_named():
     parsed = read(PANTHEON_BROKEN, source="p.txt")
     assert [(p.line, p.column, p.text) for p in parsed.problems] == [
-        (11, 25, "r2c3 roman"), (12, 17, "zeuss"), (13, 17, "zeus"), (14, 13, "{'seat': 0, 'divinity': 'neptune', 'space': 9}"),
+        (11, 25, "r2c3"), (12, 17, "zeuss"), (13, 17, "zeus"), (14, 13, "{'seat': 0, 'divinity': 'neptune', 'space': 9}"),
         (15, 29, "four"), (16, 21, "paid 2, pawn 1"), (17, 22, "presss"), (18, 26, "left"), (19, 15, "colour blue"),
     ]
     assert "did you mean zeus" in parsed.problems[1].message
