@@ -354,6 +354,19 @@ def test_an_expansion_game_typed_by_names_without_claims_reads_the_same_and_audi
     assert audit(read_notation_text(text, "typed.txt")).ok
 
 
+def test_a_pantheon_game_typed_with_divinity_names_without_claims_reads_the_same_and_audits_clean():
+    events = expansion_game("pantheon", 134, ("military", "random"))
+    names = {d.id: d.name for d in (*PANTHEON.pantheon.divinities, PANTHEON.pantheon.gate)}
+    text = re.sub(r"\s*\{[^{}]*\}$", "", write(events), flags=re.M)
+    text = re.sub(r": (activate|choose|power) (\w+)", lambda m: f": {m.group(1)} {names[m.group(2)]}", text)
+    assert ": activate Zeus offering 3" in text and ": choose Minerva space 4" in text
+    parsed = read(text, "raise")
+    strip = ("paid", "pawn", "looted")
+    assert [{k: v for k, v in e.payload.items() if k not in strip} for e in parsed.events[1:-1]] == \
+        [{k: v for k, v in e.payload.items() if k not in strip} for e in events[1:-1]]
+    assert audit(read_notation_text(text, "typed.txt")).ok
+
+
 def test_a_wrong_activation_price_is_audited_at_its_line():
     events = expansion_game("pantheon", 1)
     lines = write(events).splitlines()
