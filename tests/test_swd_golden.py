@@ -1,5 +1,6 @@
-"""Two 7 Wonders Duel games worked out by hand (fixtures/7wonders-duel/README.md): the events of two
-seeded simulations, the narration of every state, the notation, and the hand-worked results.
+"""Four 7 Wonders Duel games worked out by hand (fixtures/7wonders-duel/README.md): the events of two
+base games, a Pantheon game and an Agora game (seeded simulations), the narration of every state,
+the notation, and the hand-worked results.
 
 The scores, coins, the Conflict pawn after every shield and the scientific symbols below were
 worked out by hand, from each city's cards, Wonders and tokens and the cards' data (the README's
@@ -28,7 +29,7 @@ from replay.services.audit import audit
 from replay.services.logs import read_notation_text
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "7wonders-duel"
-GAMES = ("golden-civilian", "golden-science")
+GAMES = ("golden-civilian", "golden-science", "golden-pantheon", "golden-agora")
 NAMES = ["Ana", "Ben"]
 CATEGORIES = ("civilian", "science", "commercial", "guilds", "wonders", "progress", "military", "treasury")
 
@@ -37,19 +38,29 @@ CATEGORIES = ("civilian", "science", "commercial", "guilds", "wonders", "progres
 HAND = {
     "golden-civilian": [(31, 8, 6, 4, 3, 7, 0, 3, 62), (10, 0, 6, 7, 21, 0, 0, 3, 47)],
     "golden-science": [(7, 11, 6, 0, 2, 0, 2, 1, 29), (9, 1, 0, 0, 12, 0, 0, 7, 29)],
+    "golden-pantheon": [(29, 7, 6, 0, 2, 0, 5, 0, 49), (4, 4, 3, 0, 12, 0, 0, 2, 31)],
+    "golden-agora": [(10, 1, 0, 0, 0, 0, 0, 1, 24), (8, 2, 0, 0, 0, 0, 0, 0, 10)],  # Ana's total: 12 Senate VP in it
 }
-COINS = {"golden-civilian": [9, 10], "golden-science": [5, 21]}  # traced by hand, play by play
-VICTORY = {"golden-civilian": ("civilian", [0]), "golden-science": ("science", [0])}
+PANTHEON_VP = {"golden-pantheon": [0, 6]}  # the Pantheon category: Ben's Grand Temple 5 + 1 coin left on Astarte
+SENATE_VP = {"golden-agora": [12, 0]}  # Ana controls the six chambers: 1 + 2 + 3 + 3 + 2 + 1 (the audit's own category)
+COINS = {"golden-civilian": [9, 10], "golden-science": [5, 21],  # traced by hand, play by play
+         "golden-pantheon": [1, 8], "golden-agora": [5, 1]}  # the engine's (the README does not trace them)
+VICTORY = {"golden-civilian": ("civilian", [0]), "golden-science": ("science", [0]), "golden-pantheon": ("civilian", [0]),
+           "golden-agora": ("political", [0])}
 PAWN = {  # the Conflict pawn after each play that moves it (+: towards Ben's capital), and the coins looted then
     "golden-civilian": [(-1, 0), (0, 0), (2, 0), (3, 1), (2, 0), (4, 0), (1, 0), (-1, 0), (0, 0)],
     "golden-science": [(1, 0), (2, 0), (1, 0), (-1, 0), (1, 0), (3, 2), (5, 0), (2, 0)],
+    "golden-pantheon": [(1, 0), (2, 0), (3, 2), (5, 0), (3, 0), (4, 0), (2, 0), (4, 0), (5, 0)],
+    "golden-agora": [(-1, 0), (-2, 0), (-1, 0), (0, 0)],
 }
 SYMBOLS = {  # each seat's distinct scientific symbols at the end
     "golden-civilian": [{"mortar_and_pestle", "wheel", "quill", "armillary_sphere"}, set()],
     "golden-science": [{"mortar_and_pestle", "wheel", "plumb", "law", "armillary_sphere", "sundial"}, {"quill", "wheel"}],
+    "golden-pantheon": [{"mortar_and_pestle", "quill", "sundial"}, {"law", "plumb", "sundial"}],
+    "golden-agora": [{"mortar_and_pestle", "quill", "wheel"}, {"quill"}],
 }
 TOKENS = {"golden-civilian": [["architecture", "philosophy", "masonry"], ["theology"]],
-          "golden-science": [["law", "masonry"], ["urbanism"]]}
+          "golden-science": [["law", "masonry"], ["urbanism"]], "golden-pantheon": [[], []], "golden-agora": [[], []]}
 
 
 def recorded(name: str) -> list[Event]:
@@ -61,7 +72,9 @@ def problems(events: list[Event]) -> list[Any]:
 
 
 def hand(name: str, seat: int) -> dict[str, int]:
-    return dict(zip((*CATEGORIES, "total"), HAND[name][seat]))
+    """The hand-worked score (with the Pantheon's category in a Pantheon game)."""
+    worked = dict(zip((*CATEGORIES, "total"), HAND[name][seat]))
+    return {**worked, "pantheon": PANTHEON_VP[name][seat]} if name in PANTHEON_VP else worked
 
 
 # ----------------------------------------------------------------------------- the files
@@ -100,7 +113,9 @@ def test_the_audit_finds_no_problem_and_its_result_is_the_hand_worked_one(name):
     assert report["ok"] and report["problems"] == []
     assert report["result"]["finished"] and report["result"]["winners"] == VICTORY[name][1]
     for score in report["result"]["scores"]:
-        assert {**score["categories"], "total": score["total"]} == hand(name, score["seat"]), NAMES[score["seat"]]
+        senate = {"senate": SENATE_VP[name][score["seat"]]} if name in SENATE_VP else {}
+        assert {**score["categories"], "total": score["total"]} == {**hand(name, score["seat"]), **senate}, \
+            NAMES[score["seat"]]
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -125,7 +140,8 @@ def test_final_state_is_the_hand_worked_one(name):
     assert r.problems == []
     state = r.state
     assert state.phase == "over"
-    assert scores(state) == [hand(name, s) for s in (0, 1)]
+    assert scores(state) == [{**hand(name, s), **({"senate": SENATE_VP[name][s]} if name in SENATE_VP else {})}
+                             for s in (0, 1)]
     assert state.coins == COINS[name]
     assert [c // 3 for c in COINS[name]] == [HAND[name][s][7] for s in (0, 1)]
     assert (state.victory, state.winners) == VICTORY[name]
@@ -178,7 +194,7 @@ def test_a_paid_claim_off_by_one_is_reported_at_its_event(name):
         assert [(p.rule_id, p.where.seq, p.where.player, p.expected, p.found) for p in found] == \
             [("swd.claim.paid", i, NAMES[e.payload["seat"]], f"{paid} coins", f"{paid + 1} coins")]
         checked += 1
-    assert checked == {"golden-civilian": 26, "golden-science": 23}[name]
+    assert checked == {"golden-civilian": 26, "golden-science": 23, "golden-pantheon": 20, "golden-agora": 12}[name]
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -201,3 +217,62 @@ def test_a_score_claim_changed_is_reported_at_the_end(name, category):
         want = hand(name, seat)[category]
         assert [(p.rule_id, p.where.seq, p.where.player, p.expected, p.found) for p in found] == \
             [("swd.claim.score", i, NAMES[seat], f"{category} {want}", f"{category} {want + 1}")]
+
+
+# ----------------------------------------------------------------------------- the expansions, by hand
+
+ACTIVATIONS = [  # (seat, Divinity, Offerings discarded, coins paid): the README's table
+    (1, "mars", [], 4), (0, "zeus", [3], 0), (0, "minerva", [4], 0), (1, "ra", [], 6), (1, "astarte", [], 3),
+    (1, "gate", [2], 2),
+]
+RECRUITS = [  # (seat, Senator, coins paid = Senators already had)
+    (1, "conspirator_6", 0), (0, "conspirator_5", 0), (1, "conspirator_3", 1), (0, "politician_right_1", 1),
+    (0, "conspirator_4", 2), (0, "politician_middle_3", 3),
+]
+
+
+def of(name: str, kind: str) -> list[tuple[int, dict[str, Any]]]:
+    return [(i, e.payload) for i, e in enumerate(recorded(name)) if e.type == kind]
+
+
+def test_the_pantheon_game_shows_activations_with_offerings_the_gate_and_a_grand_temple():
+    activated = of("golden-pantheon", "divinity_activated")
+    assert [(p["seat"], p["divinity"], p["offerings"], p["paid"]) for _, p in activated] == ACTIVATIONS
+    assert [p["divinities"] for _, p in of("golden-pantheon", "divinities_drawn") if p["mythology"] is None] == \
+        [["ishtar", "baal", "hades", "anubis", "neptune"]]
+    assert [(p["divinity"], p["space"]) for _, p in of("golden-pantheon", "divinity_chosen")][-1] == ("ishtar", None)
+    temples = [(p["seat"], p["card"], p["action"], p["free"], p["paid"]) for _, p in of("golden-pantheon", "card_played")
+               if p["card"].endswith("grand_temple")]
+    assert temples == [(1, "phoenician_grand_temple", "wonder", None, 10), (1, "roman_grand_temple", "construct", "chain", 0),
+                       (1, "egyptian_grand_temple", "wonder", None, 12)]
+    state = replay(GAME, recorded("golden-pantheon"), GAME.library()).state
+    assert state.pantheon["reserve"] == [0, 1]  # Ben's Pantheon VP: 5 for one Grand Temple + 1 coin on Astarte
+
+
+def test_the_agora_game_shows_senators_decrees_a_conspiracy_and_a_political_supremacy():
+    recruited = of("golden-agora", "senator_recruited")
+    assert [(p["seat"], p["card"], p["paid"]) for _, p in recruited] == RECRUITS
+    had = [0, 0]
+    for seat, _, paid in RECRUITS:  # the price: the Senators the seat already has
+        assert paid == had[seat]
+        had[seat] += 1
+    assert [(p["chamber"], p["decree"]) for _, p in of("golden-agora", "decree_revealed")] == \
+        [("chamber_2", "senate_blue"), ("chamber_4", "yellow_age_coins"), ("chamber_6", "shield")]
+    assert [p for _, p in of("golden-agora", "conspiracy_triggered")] == [{"seat": 0, "conspiracy": "swindle"}]
+    assert [p["target"] for _, p in of("golden-agora", "conspiracy_target")] == ["stone_reserve"]
+    state = replay(GAME, recorded("golden-agora"), GAME.library()).state
+    assert state.agora["influence"] == {"chamber_1": [1, 0], "chamber_2": [1, 0], "chamber_3": [2, 1], "chamber_4": [2, 1],
+                                        "chamber_5": [1, 0], "chamber_6": [2, 0]}
+    vp = {c.id: c.vp for c in GAME.pack("7wd-duel-agora").agora.chambers}
+    assert sum(vp.values()) == SENATE_VP["golden-agora"][0] == HAND["golden-agora"][0][8] - sum(HAND["golden-agora"][0][:8])
+
+
+PRICED = [*(("golden-pantheon", "divinity_activated", at) for at in range(len(ACTIVATIONS))),
+          *(("golden-agora", "senator_recruited", at) for at in range(len(RECRUITS)))]
+
+
+@pytest.mark.parametrize("name, kind, at", PRICED)
+def test_an_activation_or_recruit_price_off_by_one_is_reported_at_its_event(name, kind, at):
+    i, p = of(name, kind)[at]
+    found = problems(replaced(recorded(name), i, paid=p["paid"] + 1))
+    assert [(f.rule_id, f.where.seq) for f in found][:1] == [("swd.claim.paid", i)]

@@ -281,3 +281,217 @@ def test_the_example_in_the_docs_reads_and_replays_without_a_problem():
     parsed = read(example, "raise")
     assert parsed.events[-1].type == "game_ended"
     assert not replay(GAME, parsed.events).problems
+
+
+# ----------------------------------------------------------------------------- the expansions
+
+PANTHEON = GAME.pack("7wd-duel-pantheon")
+AGORA = GAME.pack("7wd-duel-agora")
+EXPANSIONS = {"pantheon": PANTHEON, "agora": AGORA}
+SAID = {  # each expansion event type -> the first word of its compact line (after '<name>: ' for a seat's)
+    "pantheon_tokens_placed": "pantheon", "enki_drawn": "enki", "divinities_drawn": "divinities",
+    "divinity_chosen": "choose", "divinity_activated": "activate", "divinity_power": "power",
+    "decrees_placed": "decrees", "decree_revealed": "decree", "conspiracies_drawn": "conspiracies",
+    "conspiracy_chosen": "keep", "senator_recruited": "recruit", "conspiracy_prepared": "prepare",
+    "conspiracy_triggered": "trigger", "senate_action": "senate", "conspiracy_target": "target",
+}
+
+
+def expansion_game(pack_name: str, seed: int, bots: tuple[str, ...] = ("random",)) -> list[Event]:
+    return simulate_game(f"{pack_name}-{seed}", ["Ana", "Ben"], seed, bots, EXPANSIONS[pack_name])
+
+
+@pytest.mark.parametrize("pack_name", EXPANSIONS)
+def test_expansion_games_round_trip_with_every_event_said_compactly(pack_name):
+    seen: Counter[str] = Counter()
+    for seed in range(25):
+        events = expansion_game(pack_name, seed, BOTS[seed % len(BOTS)])
+        text = assert_round_trip(NOTATION, events)
+        assert "\n! " not in text
+        lines = read(text, "raise").lines
+        written = text.splitlines()
+        for e in events:
+            if e.type in SAID:
+                line = written[lines[e.seq] - 1]
+                assert line.split(": ", 1)[-1].split()[0] == SAID[e.type] if "seat" in e.payload \
+                    else line.split()[0] == SAID[e.type], line
+                seen[e.type] += 1
+                seen[e.payload.get("action") or ""] += e.type == "senate_action"
+                seen["offerings"] += bool(e.payload.get("offerings"))
+                seen["gate"] += e.type == "divinities_drawn" and e.payload["mythology"] is None
+    wanted = {"pantheon": ["pantheon_tokens_placed", "divinities_drawn", "divinity_chosen", "divinity_activated",
+                           "divinity_power", "offerings", "gate"],
+              "agora": ["decrees_placed", "decree_revealed", "conspiracies_drawn", "conspiracy_chosen",
+                        "senator_recruited", "conspiracy_prepared", "conspiracy_triggered", "senate_action",
+                        "conspiracy_target", "place", "move", "conspire"]}[pack_name]
+    assert [k for k in wanted if not seen[k]] == []
+
+
+@settings(max_examples=15, deadline=None)
+@given(pack_name=st.sampled_from(sorted(EXPANSIONS)), seed=st.integers(0, 2**31), bots=st.sampled_from(BOTS))
+def test_expansion_round_trip_property(pack_name, seed, bots):
+    events = expansion_game(pack_name, seed, bots)
+    text = assert_round_trip(NOTATION, events)
+    assert write(read(text, "raise").events) == text
+
+
+def expansion_header(pack) -> str:
+    return HEADER.replace(PIN, f"{pack.id} {pack.version} {pack.content_hash}")
+
+
+def test_an_expansion_game_typed_by_names_without_claims_reads_the_same_and_audits_clean():
+    events = expansion_game("agora", 3)
+    names = {d.id: d.name for d in AGORA.agora.decrees}
+    text = re.sub(r"\s*\{[^{}]*\}$", "", write(events), flags=re.M)
+    text = re.sub(r"^(decree \S+ )(\S+)$", lambda m: m.group(1) + names[m.group(2)], text, flags=re.M)
+    text = re.sub(r": recruit (politician_\w+|conspirator)_\d+", lambda m: f": recruit {m.group(1).title()}", text)
+    assert ": recruit Conspirator" in text or ": recruit Politician" in text
+    parsed = read(text, "raise")
+    assert [e.type for e in parsed.events] == [e.type for e in events]
+    strip = ("paid", "pawn", "looted")
+    assert [{k: v for k, v in e.payload.items() if k not in strip} for e in parsed.events[1:-1]] == \
+        [{k: v for k, v in e.payload.items() if k not in strip} for e in events[1:-1]]
+    assert audit(read_notation_text(text, "typed.txt")).ok
+
+
+def test_a_pantheon_game_typed_with_divinity_names_without_claims_reads_the_same_and_audits_clean():
+    events = expansion_game("pantheon", 134, ("military", "random"))
+    names = {d.id: d.name for d in (*PANTHEON.pantheon.divinities, PANTHEON.pantheon.gate)}
+    text = re.sub(r"\s*\{[^{}]*\}$", "", write(events), flags=re.M)
+    text = re.sub(r": (activate|choose|power) (\w+)", lambda m: f": {m.group(1)} {names[m.group(2)]}", text)
+    assert ": activate Zeus offering 3" in text and ": choose Minerva space 4" in text
+    parsed = read(text, "raise")
+    strip = ("paid", "pawn", "looted")
+    assert [{k: v for k, v in e.payload.items() if k not in strip} for e in parsed.events[1:-1]] == \
+        [{k: v for k, v in e.payload.items() if k not in strip} for e in events[1:-1]]
+    assert audit(read_notation_text(text, "typed.txt")).ok
+
+
+def test_a_wrong_activation_price_is_audited_at_its_line():
+    events = expansion_game("pantheon", 1)
+    lines = write(events).splitlines()
+    at = next(i for i, line in enumerate(lines) if ": activate " in line and "{paid " in line)
+    paid = int(re.search(r"\{paid (\d+)\}", lines[at]).group(1))  # type: ignore[union-attr]
+    lines[at] = lines[at].replace(f"{{paid {paid}}}", f"{{paid {paid + 1}}}")
+    report = audit(read_notation_text("\n".join(lines) + "\n", "wrong.txt"))
+    assert [p.line for p in report.problems][:1] == [at + 1]
+    assert report.problems[0].rule_id.startswith("swd.")
+
+
+def test_what_the_expansion_forms_cannot_say_is_written_raw_and_still_round_trips():
+    events = next(g for g in (expansion_game("agora", seed) for seed in range(40))
+                  if any(e.type == "conspiracy_target" and e.payload["target"] for e in g))
+    changes = {"senate_action": {"action": "conspire", "chamber": "chamber_1", "origin": None},
+               "conspiracy_target": {"target": "nothing"}}
+    changed = list(events)
+    for kind, fields in changes.items():
+        i = next(i for i, e in enumerate(events) if e.type == kind and (kind == "senate_action" or e.payload["target"]))
+        changed[i] = events[i]._replace(payload={**events[i].payload, **fields})
+    text = write(changed)
+    assert text.count("\n! senate_action ") == 1 and text.count("\n! conspiracy_target ") == 1
+    assert read(text, "raise").events == changed
+
+
+PANTHEON_OPENING = expansion_header(PANTHEON) + """
+tokens philosophy, law, architecture, theology, agriculture
+age 1: r1c4 press, r1c6 clay_reserve, r3c2 logging_camp, r3c4 glassworks, r3c6 clay_pit, r3c8 guard_tower, \
+r5c0 tavern, r5c2 stone_pit, r5c4 theater, r5c6 wood_reserve, r5c8 altar, r5c10 lumber_yard
+"""
+PANTHEON_BROKEN = PANTHEON_OPENING + """\
+pantheon 1: r2c3 greek, r2c3 roman
+Ana: divinities zeuss, isis from greek
+Ana: divinities zeus
+Ana: choose neptune space 9
+Ana: activate zeus offering four {paid 2}
+Ana: activate zeus {paid 2, pawn 1}
+Ana: power isis card presss
+Ana: power minerva space left
+Ana: power ra colour blue
+"""
+
+
+def test_pantheon_problems_are_located_and_named():
+    parsed = read(PANTHEON_BROKEN, source="p.txt")
+    assert [(p.line, p.column, p.text) for p in parsed.problems] == [
+        (11, 25, "r2c3"), (12, 17, "zeuss"), (13, 17, "zeus"), (14, 13, "{'seat': 0, 'divinity': 'neptune', 'space': 9}"),
+        (15, 29, "four"), (16, 21, "paid 2, pawn 1"), (17, 22, "presss"), (18, 26, "left"), (19, 15, "colour blue"),
+    ]
+    assert "did you mean zeus" in parsed.problems[1].message
+    assert "from <mythology|gate>" in parsed.problems[2].message
+    assert "space: " in parsed.problems[3].message
+
+
+AGORA_OPENING = expansion_header(AGORA) + """
+tokens philosophy, law, architecture, theology, agriculture
+age 1: r1c4 press, r1c6 conspirator_1, r3c2 conspirator_2, r3c4 glassworks, r3c6 clay_pit, r3c8 guard_tower, \
+r5c0 tavern, r5c2 stone_pit, r5c4 theater, r5c6 wood_reserve, r5c8 altar, r5c10 lumber_yard
+"""
+AGORA_BROKEN = AGORA_OPENING + """\
+decrees chamber_1 blue_age_coin
+decree chamber_9 red_age_coins
+Ana: recruit conspirator
+Ana: recruit conspirator @r3c2 {pawn 1}
+Ana: prepare blackmail press
+Ana: prepare blackmale with press
+Ana: keep blackmail (other on side)
+Ana: senate move chamber_1 chamber_2
+Ana: senate place chamber 7
+Ana: target burn press
+Ana: trigger
+"""
+
+
+def test_agora_problems_are_located_and_named():
+    parsed = read(AGORA_BROKEN, source="a.txt")
+    assert [(p.line, p.column, p.text) for p in parsed.problems] == [
+        (11, 19, "blue_age_coin"), (12, 8, "chamber_9"), (13, 14, "conspirator"), (14, 33, "pawn 1"),
+        (15, 14, "blackmail press"), (16, 14, "blackmale"), (17, 11, "blackmail (other on side)"),
+        (18, 13, "move chamber_1 chamber_2"), (19, 19, "chamber 7"), (20, 13, "burn"), (21, 13, ""),
+    ]
+    assert "more than one conspirator" in parsed.problems[2].message
+    assert "did you mean blue_age_coins" in parsed.problems[0].message
+    assert "name the conspiracy" in parsed.problems[-1].message
+    with pytest.raises(NotationError) as caught:
+        read(AGORA_BROKEN, "raise")
+    assert [p.line for p in caught.value.problems] == [11]
+
+
+EXPANSION_LINES = [
+    "pantheon ²: r2c3 greek", "pantheon 1: r2c3", "pantheon 1: r0 greek", "enki", "enki ²",
+    "Ana: divinities from gate", "Ana: divinities ² from ²", "Ana: choose", "Ana: choose zeus space ²",
+    "Ana: activate", "Ana: activate zeus offering", "Ana: activate zeus offering 1, 1, 1, 1, 1, 1",
+    "Ana: activate zeus {paid 99999}", "Ana: activate zeus {", "Ana: power", "Ana: power zeus card",
+    "Ana: power zeus slot r99c99", "Ana: power neptune applied 7:loot", "Ana: power zeus space " + "9" * 3000,
+    "decrees", "decrees chamber_1", "decrees chamber_1 x, chamber_1 x", "decree", "decree chamber_1",
+    "Ana: conspiracies", "Ana: keep", "Ana: keep (other on top)", "Ana: recruit", "Ana: recruit @r1c1",
+    "Ana: recruit conspirator_1 {paid -1}", "Ana: prepare with press", "Ana: prepare x with", "Ana: trigger ²",
+    "Ana: senate", "Ana: senate move to", "Ana: senate place", "Ana: target", "Ana: target destroy ²",
+    "Ana: senate move chamber_1 to chamber_1 to chamber_2",
+]
+
+
+@pytest.mark.parametrize("pack_name", EXPANSIONS)
+@pytest.mark.parametrize("line", EXPANSION_LINES)
+def test_hostile_expansion_lines_are_problems_never_a_traceback(pack_name, line):
+    opening = PANTHEON_OPENING if pack_name == "pantheon" else AGORA_OPENING
+    assert_refused(read, opening + line + "\n")
+    assert_refused(read, OPENING + line + "\n")
+
+
+@settings(max_examples=40, deadline=None)
+@given(pack_name=st.sampled_from(sorted(EXPANSIONS)), seed=st.integers(0, 1000), data=st.data())
+def test_mutated_expansion_games_read_without_a_traceback(pack_name, seed, data):
+    text = write(expansion_game(pack_name, seed))
+    assert_reads_anything(read, [mutate(text, data, ["²", "(", ")", "{", ";", ",", " ", "@", ":", "_", "\x07"])])
+
+
+def test_the_expansion_excerpts_in_the_docs_are_lines_of_the_golden_games():
+    doc = (Path(__file__).parent.parent / "docs" / "notation.md").read_text()
+    section = doc.split("### The expansions: Pantheon and Agora\n", 1)[1].split("\n### ", 1)[0]
+    blocks = section.split("```")[1::2]
+    fixtures = Path(__file__).parent.parent / "fixtures" / "7wonders-duel"
+    for block, name in zip(blocks[1:], ("golden-pantheon", "golden-agora")):
+        lines = (fixtures / f"{name}.txt").read_text().splitlines()
+        excerpt = block.strip().splitlines()
+        assert excerpt and all(line in lines for line in excerpt), name
+        assert read("\n".join(lines[:lines.index(excerpt[-1]) + 1]) + "\n", "raise").events

@@ -11,6 +11,17 @@ from replay.events import Event
 from replay.notation import RAW, Collector, Header, HeaderReader, Parsed, items, read_text
 from replay.problems import Level
 
+from .agora_events import (
+    ConspiraciesDrawn,
+    ConspiracyChosen,
+    ConspiracyPrepared,
+    ConspiracyTarget,
+    ConspiracyTriggered,
+    DecreeRevealed,
+    DecreesPlaced,
+    SenateAction,
+    SenatorRecruited,
+)
 from .events import (
     ID,
     KIND,
@@ -30,22 +41,34 @@ from .events import (
     WondersRevealed,
 )
 from .notation_syntax import (
+    ACTIVATE,
     AGE,
     CATEGORY_WORDS,
     CHOICE,
     CLAIM,
     COUNTED,
+    DECREE,
+    DECREES,
+    DRAWN_FROM,
+    EFFECTS,
+    ENKI,
     FROM_BOX,
+    KEEP,
     LONGEST,
     MODELS,
     NOTHING,
     NUMBER,
     OVER,
+    PANTHEON,
     PLAY,
+    POWER_ITEM,
+    RECRUIT,
     RESOURCE_WORDS,
     REVEAL,
     SCORE,
     SEAT,
+    SENATE,
+    SPACE,
     STRUCTURAL,
     TAIL,
     TOKENS,
@@ -56,16 +79,27 @@ from .notation_syntax import (
     WITH,
     WONDERS,
     Context,
+    aliases,
+    card_ids,
+    expansion_ids,
     find_pack,
     normal,
 )
 from .pack import DuelPack
+from .pantheon_events import DivinitiesDrawn, DivinityActivated, DivinityChosen, DivinityPower, EnkiDrawn, PantheonTokensPlaced
 
 NAME = re.compile(ID)
 SLOT_NAME = re.compile(SLOT)
 EXPECTED = ("expected 'tokens ...', 'wonders N: ...', 'age N: <slot> <card>, ...', 'reveal <slot> <card>', "
-            "'<name>: pick|construct|discard|wonder|progress|draws|destroys|from discard|starter ...', 'game over', "
-            "'victory ...', 'winners ...' or 'score <name>: ...'")
+            "'pantheon N: <slot> <token>, ...', 'enki <token>, ...', 'decrees <chamber> <decree>, ...', 'decree <chamber> "
+            "<decree>', '<name>: <what they do> ...', 'game over', 'victory ...', 'winners ...' or 'score <name>: ...'")
+SEAT_FORMS = ("a seat's line is 'pick <Wonder>', 'construct|discard <card> ...', 'wonder <Wonder> with <card> ...', "
+              "'progress <token> [from box]', 'draws <tokens>', 'destroys <card>', 'from discard <card>', 'starter "
+              "<name>', 'divinities <divinity>, ... from <mythology|gate>', 'choose <divinity> [space N]', 'activate "
+              "<divinity> [offering N, ...] {paid N}', 'power <divinity> <field> <value>, ...|nothing', 'conspiracies "
+              "<conspiracy>, ...', 'keep <conspiracy>, ... [(other on top|bottom)]', 'recruit <senator> {paid N}', "
+              "'prepare <conspiracy> with <card>', 'trigger <conspiracy>', 'senate place|remove|move|conspire|skip ...' "
+              "or 'target <effect> <target|nothing>'")
 
 
 class _Reader(HeaderReader):
@@ -103,7 +137,14 @@ class _Reader(HeaderReader):
         return None
 
     def card(self, text: str, at: int) -> str | None:
-        return self.named(text, at, "card", None if self.pack is None else self.pack.by_id)
+        return self.named(text, at, "card", None if self.pack is None else card_ids(self.pack))
+
+    def piece(self, what: str, text: str, at: int) -> str | None:
+        """An expansion's piece (``divinity``, ``conspiracy``, ``decree``, ``chamber``) by id or name."""
+        if not text.strip():
+            self.problem(at, "", f"name the {what}")
+            return None
+        return self.named(aliases(self.pack, what).get(normal(text), text), at, what, expansion_ids(self.pack, what))
 
     def wonder(self, text: str, at: int) -> str | None:
         return self.named(text, at, "Wonder", None if self.pack is None else self.pack.wonder_by_id)
@@ -191,6 +232,19 @@ class _Reader(HeaderReader):
             card = self.card(m.group(2), m.start(2)) if slot is not None else None
             if card is not None and self.age_known(0):
                 self.emit(CardRevealed, {"age": self.at.age, "slot": slot, "card": card})
+        elif m := PANTHEON.match(line):
+            self.placed(m)
+        elif m := ENKI.match(line):
+            tokens = self.listed(m.group(1), m.start(1), self.token)
+            if tokens is not None:
+                self.emit(EnkiDrawn, {"tokens": tokens})
+        elif m := DECREES.match(line):
+            self.decrees(m.group(1), m.start(1))
+        elif m := DECREE.match(line):
+            chamber = self.piece("chamber", m.group(1), m.start(1))
+            decree = self.piece("decree", m.group(2), m.start(2)) if chamber else None
+            if chamber and decree:
+                self.emit(DecreeRevealed, {"chamber": chamber, "decree": decree})
         elif OVER.match(line):
             self.end = (self.number, {"scores": []})
         elif m := RAW.match(line):
@@ -215,30 +269,60 @@ class _Reader(HeaderReader):
 
     def deal(self, m: re.Match[str]) -> None:
         """``age N: <slot> <card>, ...``: the Age's face-up cards."""
-        cards: dict[str, str] = {}
-        for column, item in items(m.group(2), m.start(2)):
-            slot_text, _, card_text = item.partition(" ")
-            slot = self.slot(slot_text, column)
-            card = self.card(card_text, column + len(slot_text) + 1) if slot is not None else None
-            if card is None or slot is None:
-                return
-            if slot in cards:
-                self.problem(column, slot_text, "a slot is dealt once")
-                return
-            cards[slot] = card
-        self.emit(AgeDealt, {"age": int(m.group(1)), "cards": cards}, at=m.start(1))
+        cards = self.pairs(m.group(2), m.start(2), self.slot, self.card, "a slot is dealt once")
+        if cards is not None:
+            self.emit(AgeDealt, {"age": int(m.group(1)), "cards": cards}, at=m.start(1))
+
+    def pairs(self, text: str, start: int, key: Any, value: Any, once: str) -> dict[str, str] | None:
+        """``<key> <value>, ...`` (a slot and its card, a chamber and its Decree), each key once; None after a problem."""
+        out: dict[str, str] = {}
+        for column, item in items(text, start):
+            key_text, _, value_text = item.partition(" ")
+            k = key(key_text, column)
+            v = value(value_text, column + len(key_text) + 1) if k is not None else None
+            if k is None or v is None:
+                return None
+            if k in out:
+                self.problem(column, key_text, once)
+                return None
+            out[k] = v
+        return out
+
+    def placed(self, m: re.Match[str]) -> None:
+        """``pantheon N: <slot> <token>, ...``: the Mythology (Age I) or Offering (Age II) tokens."""
+        tokens = self.pairs(m.group(2), m.start(2), self.slot, self.pantheon_token, "a slot's token is said once")
+        if tokens is not None:
+            self.emit(PantheonTokensPlaced, {"age": int(m.group(1)), "tokens": tokens}, at=m.start(1))
+
+    def pantheon_token(self, text: str, at: int) -> str | None:
+        """A Mythology or Offering token (``greek``, ``offering_4``): any id, the audit knows the pack's."""
+        token = normal(text)
+        if not NAME.match(token):
+            self.problem(at, text, "a Pantheon token is a mythology or an offering (r2c3 greek, r2c1 offering_4)")
+            return None
+        return token
+
+    def decrees(self, text: str, start: int) -> None:
+        """``decrees <chamber> <decree>, ...`` (or ``none``): the Decrees face up at the setup."""
+        decrees = {} if text.strip().lower() in NOTHING else self.pairs(
+            text, start, lambda t, at: self.piece("chamber", t, at), lambda t, at: self.piece("decree", t, at),
+            "a chamber's Decree is said once")
+        if decrees is not None:
+            self.emit(DecreesPlaced, {"decrees": decrees})
 
     # -- a seat's line
 
     def play(self, seat: int, text: str, start: int) -> None:
         m = VERB.match(text)
         if m is None:
-            self.problem(start, text[:40], "a seat's line is 'pick <Wonder>', 'construct|discard <card> ...', 'wonder "
-                         "<Wonder> with <card> ...', 'progress <token> [from box]', 'draws <tokens>', 'destroys <card>',"
-                         " 'from discard <card>' or 'starter <name>'")
+            self.problem(start, text[:40], SEAT_FORMS)
             return
         verb, rest, at = " ".join(m.group(1).lower().split()), m.group(2).strip(), start + m.start(2)
-        if verb == "pick":
+        if verb in PANTHEON_VERBS:
+            PANTHEON_VERBS[verb](self, seat, rest, at)
+        elif verb in AGORA_VERBS:
+            AGORA_VERBS[verb](self, seat, rest, at)
+        elif verb == "pick":
             wonder = self.wonder(rest, at)
             if wonder is not None:
                 self.emit(WonderPicked, {"seat": seat, "wonder": wonder}, at=start)
@@ -361,6 +445,207 @@ class _Reader(HeaderReader):
             fields[m.group(1).lower()] = int(m.group(2))
         return True
 
+    # -- the Pantheon's lines
+
+    def shaped(self, pattern: re.Pattern[str], text: str, at: int, form: str) -> re.Match[str] | None:
+        """``text`` read by an expansion line's ``pattern``, or a problem saying its ``form``."""
+        m = pattern.match(text)
+        if m is None:
+            self.problem(at, text[:40], form)
+        return m
+
+    def divinities(self, seat: int, text: str, at: int) -> None:
+        """``divinities <divinity>, ... from <mythology|gate>``."""
+        m = self.shaped(DRAWN_FROM, text, at, "say where the Divinities come from: 'divinities <divinity>, ... "
+                        "from <mythology|gate>'")
+        if m is None:
+            return
+        drawn = self.listed(m.group("what"), at, lambda item, column: self.piece("divinity", item, column))
+        source = normal(m.group("source"))
+        if drawn is not None:
+            self.emit(DivinitiesDrawn, {"seat": seat, "mythology": None if source == "gate" else source,
+                                        "divinities": drawn}, at=at + m.start("source"))
+
+    def choose(self, seat: int, text: str, at: int) -> None:
+        """``choose <divinity> [space N]``: into a Pantheon space, or (no space) activated by the Gate or the Divine Theater."""
+        m = SPACE.match(text)
+        divinity = self.piece("divinity", m.group("what") if m else "", at)
+        if m and divinity is not None:
+            self.emit(DivinityChosen, {"seat": seat, "divinity": divinity, "space": None if m.group("space") is None
+                                       else int(m.group("space"))}, at=at)
+
+    def activate(self, seat: int, text: str, at: int) -> None:
+        """``activate <divinity> [offering N, ...] [{paid N}]`` (in an Age, as a card is taken)."""
+        m = self.shaped(ACTIVATE, text, at, "a Divinity is activated as 'activate <divinity> [offering N, ...] [{paid N}]'")
+        if m is None:
+            return
+        divinity = self.piece("divinity", m.group("what"), at)
+        offerings = [] if m.group("offerings") is None else self.numbers(m.group("offerings"), at + m.start("offerings"))
+        if divinity is None or offerings is None or not self.age_known(at):
+            return
+        fields: dict[str, Any] = {"seat": seat, "age": self.at.age, "divinity": divinity, "offerings": offerings}
+        if m.group("claims") is None or self.paid(m.group("claims"), at + m.start("claims"), fields):
+            self.emit(DivinityActivated, fields, at=at)
+
+    def numbers(self, text: str, start: int) -> list[int] | None:
+        """``N, N, ...`` (the Offering tokens' coins)."""
+        out = []
+        for column, item in items(text, start):
+            if not NUMBER.match(item):
+                self.problem(column, item, "an Offering is its coins, a number (offering 4, 3)")
+                return None
+            out.append(int(item))
+        return out
+
+    def paid(self, text: str, start: int, fields: dict[str, Any]) -> bool:
+        """``{paid N}``: the one claim of an activation or a recruit."""
+        m = CLAIM.match(text.strip())
+        if m is None or m.group(1).lower() != "paid":
+            self.problem(start, text.strip(), "the claim here is 'paid N'")
+            return False
+        fields["paid"] = int(m.group(2))
+        return True
+
+    def power(self, seat: int, text: str, at: int) -> None:
+        """``power <divinity> <field> <value>, ...`` or ``power <divinity> nothing``."""
+        name, _, rest = text.partition(" ")
+        divinity = self.piece("divinity", name, at)
+        if divinity is None:
+            return
+        fields: dict[str, Any] = {"seat": seat, "divinity": divinity}
+        said = [] if rest.strip().lower() in NOTHING else list(items(rest, at + len(name) + 1))
+        for column, item in said:
+            m = POWER_ITEM.match(item)
+            if m is None or m.group(1).lower() in fields:
+                self.problem(column, item, "a power's use is '<field> <value>', each field once (card, slot, wonder, "
+                             "token, space, discarded, applied), or 'nothing'")
+                return
+            value = self.power_value(m.group(1).lower(), m.group(2), column + m.start(2))
+            if value is None:
+                return
+            fields[m.group(1).lower()] = value
+        self.emit(DivinityPower, fields, at=at)
+
+    def power_value(self, field: str, text: str, at: int) -> Any:
+        """A power's value: a card, Wonder or token by id or name, a number for ``space``, else as written."""
+        if field == "card":
+            return self.card(text, at)
+        if field == "wonder":
+            return self.wonder(text, at)
+        if field == "token":
+            return self.token(text, at)
+        if field == "space":
+            if not NUMBER.match(text):
+                self.problem(at, text, "a track space is a number (space -3)")
+                return None
+            return int(text)
+        return text.lower()
+
+    # -- Agora's lines
+
+    def conspiracies(self, seat: int, text: str, at: int) -> None:
+        """``conspiracies <conspiracy>, ...``: those drawn when conspiring."""
+        drawn = self.listed(text, at, lambda item, column: self.piece("conspiracy", item, column))
+        if drawn is not None:
+            self.emit(ConspiraciesDrawn, {"seat": seat, "conspiracies": drawn}, at=at)
+
+    def keep(self, seat: int, text: str, at: int) -> None:
+        """``keep <conspiracy>, ... [(other on top|bottom)]``."""
+        m = self.shaped(KEEP, text, at, "say 'keep <conspiracy>, ... [(other on top|bottom)]'")
+        if m is None:
+            return
+        kept = self.listed(m.group("what"), at, lambda item, column: self.piece("conspiracy", item, column))
+        if kept is not None:
+            place = m.group("place").lower() if m.group("place") else None
+            self.emit(ConspiracyChosen, {"seat": seat, "keep": kept, "place": place}, at=at)
+
+    def taken(self, text: str, at: int, card_text: str, slot_text: str | None) -> tuple[str, str] | None:
+        """A card taken from the structure (its slot known or written ``@<slot>``), in an Age."""
+        if not self.age_known(at):
+            return None
+        senator = aliases(self.pack, "senator").get(normal(card_text))
+        card = self.card(card_text, at) if senator is None else self.senator(senator, card_text, at, slot_text)
+        if card is None:
+            return None
+        if slot_text is not None:
+            slot = self.slot(slot_text, at + text.find("@") + 1)
+        elif (slot := self.at.where.get(card)) is None:
+            self.problem(at, card_text.strip(), "this card is not in the Age's structure as dealt and turned up so "
+                         "far: write its slot after it (@r5c2)")
+        return None if slot is None else (card, slot)
+
+    def senator(self, senator: str, text: str, at: int, slot_text: str | None) -> str | None:
+        """The copy of a Senator typed without it (``Conspirator``): the one at ``@<slot>``, or the only one left in
+        the structure."""
+        left = [c for c, s in self.at.where.items() if c.rsplit("_", 1)[0] == senator and c not in self.at.gone
+                and (slot_text is None or s == slot_text.strip().lower())]
+        if len(left) != 1:
+            self.problem(at, text.strip(), f"{'no' if not left else 'more than one'} {senator} in the structure "
+                         "there: write its copy (conspirator_4) or its slot (@r5c2)")
+            return None
+        return left[0]
+
+    def recruit(self, seat: int, text: str, at: int) -> None:
+        """``recruit <senator> [@<slot>] [{paid N}]``."""
+        m = self.shaped(RECRUIT, text, at, "a Senator is recruited as 'recruit <senator> [@<slot>] [{paid N}]'")
+        if m is None:
+            return
+        taken = self.taken(text, at, m.group("card"), m.group("slot"))
+        if taken is None:
+            return
+        fields: dict[str, Any] = {"seat": seat, "age": self.at.age, "card": taken[0], "slot": taken[1]}
+        if m.group("claims") is None or self.paid(m.group("claims"), at + m.start("claims"), fields):
+            self.emit(SenatorRecruited, fields, at=at)
+
+    def prepare(self, seat: int, text: str, at: int) -> None:
+        """``prepare <conspiracy> with <card> [@<slot>]``."""
+        w = WITH.match(text)
+        r = RECRUIT.match(w.group("rest")) if w else None
+        if w is None or r is None or r.group("claims") is not None:
+            self.problem(at, text[:40], "a conspiracy is prepared as 'prepare <conspiracy> with <card> [@<slot>]'")
+            return
+        conspiracy = self.piece("conspiracy", w.group("wonder"), at)
+        rest_at = at + w.start("rest")
+        taken = self.taken(w.group("rest"), rest_at, r.group("card"), r.group("slot")) if conspiracy else None
+        if taken is not None:
+            self.emit(ConspiracyPrepared, {"seat": seat, "age": self.at.age, "card": taken[0], "slot": taken[1],
+                                           "conspiracy": conspiracy}, at=at)
+
+    def trigger(self, seat: int, text: str, at: int) -> None:
+        """``trigger <conspiracy>``."""
+        conspiracy = self.piece("conspiracy", text, at)
+        if conspiracy is not None:
+            self.emit(ConspiracyTriggered, {"seat": seat, "conspiracy": conspiracy}, at=at)
+
+    def senate(self, seat: int, text: str, at: int) -> None:
+        """``senate place|remove <chamber>``, ``senate move <chamber> to <chamber>``, ``senate conspire|skip``."""
+        m = self.shaped(SENATE, text, at, "a Senate action is 'place <chamber>', 'remove <chamber>', 'move "
+                        "<chamber> to <chamber>', 'conspire' or 'skip'")
+        if m is None:
+            return
+        if m.group("bare"):
+            self.emit(SenateAction, {"seat": seat, "action": m.group("bare").lower()}, at=at)
+            return
+        action = m.group("one").lower() if m.group("one") else "move"
+        chamber_at = at + m.start("chamber" if m.group("one") else "to")
+        chamber = self.piece("chamber", m.group("chamber") or m.group("to"), chamber_at)
+        origin = self.piece("chamber", m.group("origin"), at + m.start("origin")) if action == "move" else None
+        if chamber is not None and (origin is not None or action != "move"):
+            self.emit(SenateAction, {"seat": seat, "action": action, "chamber": chamber, "origin": origin}, at=at)
+
+    def target(self, seat: int, text: str, at: int) -> None:
+        """``target <effect> <target|nothing>``: what a triggered conspiracy takes."""
+        effect_text, _, target_text = text.partition(" ")
+        effect = normal(effect_text)
+        if effect not in EFFECTS:
+            self.problem(at, effect_text, "a conspiracy's effect is one of " + ", ".join(EFFECTS))
+            return
+        target = None if target_text.strip().lower() in NOTHING else normal(target_text)
+        if target is not None and not NAME.match(target):
+            self.problem(at + len(effect_text) + 1, target_text, "name the card, Wonder or token taken, or 'nothing'")
+            return
+        self.emit(ConspiracyTarget, {"seat": seat, "effect": effect, "target": target}, at=at)
+
     # -- the game's end
 
     def ending(self, line: str) -> bool:
@@ -398,6 +683,12 @@ class _Reader(HeaderReader):
                 return
             claim[category] = int(words[1])
         scores.append(claim)
+
+
+PANTHEON_VERBS = {"divinities": _Reader.divinities, "choose": _Reader.choose, "activate": _Reader.activate,
+                  "power": _Reader.power}
+AGORA_VERBS = {"conspiracies": _Reader.conspiracies, "keep": _Reader.keep, "recruit": _Reader.recruit,
+               "prepare": _Reader.prepare, "trigger": _Reader.trigger, "senate": _Reader.senate, "target": _Reader.target}
 
 
 def read(text: str, level: Level = "collect", source: str = "") -> Parsed:

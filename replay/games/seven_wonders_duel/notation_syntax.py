@@ -27,8 +27,25 @@ VICTORY = re.compile(r"^victory\s+(\S+)$", re.IGNORECASE)
 WINNERS = re.compile(r"^winners\s+(.+)$", re.IGNORECASE)
 SCORE = re.compile(r"^score\s+([^:]+?)\s*(?::\s*(.*))?$", re.IGNORECASE)
 PLAY = re.compile(r"^([^:()\[\]{}!@]+?)\s*:\s*(.*)$")
-VERB = re.compile(r"^(pick|construct|build|discard|wonder|progress|draws|destroys|from\s+discard|starter)\b\s*(.*)$",
-                  re.IGNORECASE)
+VERB = re.compile(r"^(pick|construct|build|discard|wonder|progress|draws|destroys|from\s+discard|starter|divinities|choose"
+                  r"|activate|power|conspiracies|keep|recruit|prepare|trigger|senate|target)\b\s*(.*)$", re.IGNORECASE)
+PANTHEON = re.compile(r"^pantheon\s+(" + DIGITS + r")\s*:\s*(.*)$", re.IGNORECASE)
+ENKI = re.compile(r"^enki\s+(.*)$", re.IGNORECASE)
+DECREES = re.compile(r"^decrees\s+(.*)$", re.IGNORECASE)
+DECREE = re.compile(r"^decree\s+(\S+)\s+(.+)$", re.IGNORECASE)
+DRAWN_FROM = re.compile(r"^(?P<what>.+?)\s+from\s+(?P<source>\S+)$", re.IGNORECASE)
+"""``<divinity>, ... from <mythology|gate>``: the Divinities drawn and where from."""
+SPACE = re.compile(r"^(?P<what>.+?)(?:\s+space\s+(?P<space>" + DIGITS + r"))?$", re.IGNORECASE)
+ACTIVATE = re.compile(r"^(?P<what>[^{}]+?)(?:\s+offerings?\s+(?P<offerings>[^{}]*?))?\s*(?:\{(?P<claims>[^{}]*)\})?$",
+                      re.IGNORECASE)
+"""``<divinity> [offering N, N] [{paid N}]`` (and ``<senator> [@<slot>] [{paid N}]`` without offerings)."""
+KEEP = re.compile(r"^(?P<what>[^()]+?)\s*(?:\(\s*other\s+on\s+(?P<place>top|bottom)\s*\))?$", re.IGNORECASE)
+RECRUIT = re.compile(r"^(?P<card>[^{}@]+?)\s*(?:@\s*(?P<slot>[^\s{}]+))?\s*(?:\{(?P<claims>[^{}]*)\})?$", re.IGNORECASE)
+SENATE = re.compile(r"^(?:(?P<one>place|remove)\s+(?P<chamber>.+)|move\s+(?P<origin>.+?)\s+to\s+(?P<to>.+)"
+                    r"|(?P<bare>conspire|skip))$", re.IGNORECASE)
+POWER_ITEM = re.compile(r"^(card|slot|wonder|token|space|discarded|applied)\s+(\S+)$", re.IGNORECASE)
+EFFECTS = ("destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token",
+           "discard_available")
 WITH = re.compile(r"^(?P<wonder>.+?)\s+with\s+(?P<rest>.+)$", re.IGNORECASE)
 TAIL = re.compile(
     r"^(?P<card>[^(){}@]*?)\s*(?:@\s*(?P<slot>[^\s(){}]+))?(?:\s+free\s+(?P<free>[^\s(){}]+))?"
@@ -45,7 +62,8 @@ LONGEST = 4000
 NOTHING = ("nothing", "none")
 VICTORIES: tuple[str, ...] = get_args(Victory)
 """The kinds of victory the events know (an expansion's is read once its events say it)."""
-KEYWORDS = ("tokens", "wonders", "age", "reveal", "game", "victory", "winners", "score", "!")
+KEYWORDS = ("tokens", "wonders", "age", "reveal", "game", "victory", "winners", "score", "!", "pantheon", "enki", "decrees",
+            "decree")
 """First words a seat's name may not have for its lines to be told from the others."""
 
 RESOURCE_WORDS: dict[str, str] = {
@@ -76,6 +94,36 @@ def find_pack(pin: Sequence[str]) -> DuelPack | None:
                  and [p.id, p.version, p.content_hash] == list(pin)), None)
 
 
+def card_ids(pack: DuelPack) -> list[str]:
+    """The cards a line may name: the pack's, and with Agora each Senator's copies (``conspirator_4``)."""
+    senators = [f"{s.id}_{k}" for s in pack.agora.senators for k in range(1, s.copies + 1)] if pack.agora else []
+    return [*pack.by_id, *senators]
+
+
+def expansion_ids(pack: DuelPack | None, what: str) -> list[str] | None:
+    """The ids of an expansion's pieces (``divinity``, ``conspiracy``, ``decree``, ``chamber``) in
+    the pack (none when it lacks the expansion); None when the pack is unknown (then any id is read)."""
+    if pack is None:
+        return None
+    if what == "divinity":
+        return [d.id for d in (*pack.pantheon.divinities, pack.pantheon.gate)] if pack.pantheon else []
+    pieces = {"conspiracy": "conspiracies", "decree": "decrees", "chamber": "chambers"}[what]
+    return [x.id for x in getattr(pack.agora, pieces)] if pack.agora else []
+
+
+def aliases(pack: DuelPack | None, what: str) -> dict[str, str]:
+    """Names people type for an expansion's pieces whose name is not their id: a Decree's
+    (``Coins for blue cards`` -> ``blue_age_coins``) and a Senator's, without its copy
+    (``Conspirator`` -> ``conspirator``)."""
+    if pack is None or pack.agora is None:
+        return {}
+    if what == "decree":
+        return {normal(d.name): d.id for d in pack.agora.decrees}
+    if what == "senator":
+        return {**{normal(s.name): s.id for s in pack.agora.senators}, **{s.id: s.id for s in pack.agora.senators}}
+    return {}
+
+
 def sayable(name: str) -> bool:
     """Whether a seat's name can be written in the compact lines (else its events are raw lines)."""
     return (name == name.strip() and "  " not in name and not re.search(r"[:()\[\]{},;!@#\"\\\x00-\x1f\x7f]", name)
@@ -89,10 +137,15 @@ class Context:
     def __init__(self) -> None:
         self.age = 0
         self.where: dict[str, str] = {}
+        self.gone: set[str] = set()
+        """The cards of the Age's structure taken so far (a Senator typed without its copy is one still there)."""
 
     def apply(self, event: Event) -> None:
         p = event.payload
         if event.type == "age_dealt":
             self.age, self.where = p["age"], {card: slot for slot, card in p["cards"].items()}
+            self.gone = set()
         elif event.type == "card_revealed" and p["age"] == self.age:
             self.where[p["card"]] = p["slot"]
+        elif event.type in ("card_played", "senator_recruited", "conspiracy_prepared"):
+            self.gone.add(p["card"])

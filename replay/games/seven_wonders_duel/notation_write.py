@@ -10,8 +10,11 @@ from replay.events import Event
 from replay.notation import Writer, escape, raw_text
 
 from .events import KIND
-from .notation_syntax import STRUCTURAL, WRITTEN_CATEGORY, Context, find_pack, normal, sayable
+from .notation_syntax import NOTHING, STRUCTURAL, WRITTEN_CATEGORY, Context, card_ids, expansion_ids, find_pack, normal, sayable
 from .pack import DuelPack
+from .pantheon_events import POWER_FIELDS
+
+PANTHEON_SAID = ("divinities_drawn", "divinity_chosen", "divinity_activated", "divinity_power")
 
 
 class _Writer(Writer):
@@ -32,7 +35,11 @@ class _Writer(Writer):
         return normal(word) == word and (ids is None or word in ids)
 
     def card(self, card: str) -> bool:
-        return self.known(card, None if self.pack is None else self.pack.by_id)
+        return self.known(card, None if self.pack is None else card_ids(self.pack))
+
+    def piece(self, what: str, word: str | None) -> bool:
+        """Whether an expansion's piece (``divinity``, ``conspiracy``, ``decree``, ``chamber``) reads back."""
+        return word is not None and self.known(word, expansion_ids(self.pack, what))
 
     def wonder(self, wonder: str) -> bool:
         return self.known(wonder, None if self.pack is None else self.pack.wonder_by_id)
@@ -67,6 +74,9 @@ class _Writer(Writer):
             return True
         if t == "game_ended":
             return self.over(p)
+        if (said := self.chance(t, p)) is not None:
+            self.lines.append(said)
+            return True
         name = self.name(p.get("seat"))
         if name is None:
             return False
@@ -95,7 +105,87 @@ class _Writer(Writer):
         if t == "starter_chosen":
             starts = self.name(p["starts"])
             return f"starter {starts}" if starts is not None else None
+        return self.pantheon_event(t, p) if t in PANTHEON_SAID else self.agora_event(t, p)
+
+    def chance(self, t: str, p: dict[str, Any]) -> str | None:
+        """An expansion's chance line (``pantheon N: ...``, ``enki ...``, ``decrees ...``, ``decree ...``), or None."""
+        if t == "pantheon_tokens_placed" and all(normal(x) == x for x in p["tokens"].values()):
+            return f"pantheon {p['age']}: " + ", ".join(f"{s} {x}" for s, x in p["tokens"].items())
+        if t == "enki_drawn" and all(map(self.token, p["tokens"])):
+            return f"enki {', '.join(p['tokens'])}"
+        if t == "decrees_placed" and all(self.piece("chamber", c) and self.piece("decree", d) for c, d in p["decrees"].items()):
+            return "decrees " + (", ".join(f"{c} {d}" for c, d in p["decrees"].items()) or "none")
+        if t == "decree_revealed" and self.piece("chamber", p["chamber"]) and self.piece("decree", p["decree"]):
+            return f"decree {p['chamber']} {p['decree']}"
         return None
+
+    def pantheon_event(self, t: str, p: dict[str, Any]) -> str | None:
+        """A Pantheon seat line after ``<name>:``, or None."""
+        if t == "divinities_drawn":
+            source = p["mythology"] or "gate"
+            ok = all(self.piece("divinity", d) for d in p["divinities"]) and p["mythology"] != "gate"
+            return f"divinities {', '.join(p['divinities'])} from {source}" if ok else None
+        if not self.piece("divinity", p["divinity"]):
+            return None
+        if t == "divinity_chosen":
+            return f"choose {p['divinity']}" + (f" space {p['space']}" if p["space"] is not None else "")
+        if t == "divinity_activated":
+            if p["age"] != self.at.age:
+                return None
+            offerings = f" offering {', '.join(map(str, p['offerings']))}" if p["offerings"] else ""
+            return f"activate {p['divinity']}{offerings}" + (f" {{paid {p['paid']}}}" if p["paid"] is not None else "")
+        said = [f"{k} {p[k]}" for k in POWER_FIELDS if p[k] is not None]
+        if not all(self.power_value(k, p[k]) for k in POWER_FIELDS if p[k] is not None):
+            return None
+        return f"power {p['divinity']} {', '.join(said) or 'nothing'}"
+
+    def power_value(self, field: str, value: Any) -> bool:
+        """Whether a Divinity power's value reads back as itself."""
+        if field == "card":
+            return self.card(value)
+        if field == "wonder":
+            return self.wonder(value)
+        if field == "token":
+            return self.token(value)
+        return field in ("slot", "space", "discarded", "applied")
+
+    def agora_event(self, t: str, p: dict[str, Any]) -> str | None:
+        """An Agora seat line after ``<name>:``, or None."""
+        if t in ("senator_recruited", "conspiracy_prepared"):
+            if p["age"] != self.at.age or not self.card(p["card"]) or \
+                    (t == "conspiracy_prepared" and not self.piece("conspiracy", p["conspiracy"])):
+                return None
+            where = "" if self.at.where.get(p["card"]) == p["slot"] else f" @{p['slot']}"
+            if t == "conspiracy_prepared":
+                return f"prepare {p['conspiracy']} with {p['card']}{where}"
+            return f"recruit {p['card']}{where}" + (f" {{paid {p['paid']}}}" if p["paid"] is not None else "")
+        if t == "conspiracy_triggered":
+            return f"trigger {p['conspiracy']}" if self.piece("conspiracy", p["conspiracy"]) else None
+        if t in ("conspiracies_drawn", "conspiracy_chosen"):
+            listed = p["conspiracies"] if t == "conspiracies_drawn" else p["keep"]
+            if not all(self.piece("conspiracy", c) for c in listed):
+                return None
+            if t == "conspiracies_drawn":
+                return f"conspiracies {', '.join(listed)}"
+            return f"keep {', '.join(listed)}" + (f" (other on {p['place']})" if p["place"] else "")
+        if t == "senate_action":
+            return self.senate(p)
+        if t == "conspiracy_target":
+            target = p["target"]
+            return f"target {p['effect']} {target or 'nothing'}" if target is None or normal(target) == target \
+                and target not in NOTHING else None
+        return None
+
+    def senate(self, p: dict[str, Any]) -> str | None:
+        """``senate place|remove <chamber>``, ``senate move <chamber> to <chamber>``, ``senate conspire|skip``."""
+        action, chamber, origin = p["action"], p["chamber"], p["origin"]
+        if action in ("conspire", "skip"):
+            return f"senate {action}" if chamber is None and origin is None else None
+        if not self.piece("chamber", chamber) or (origin is not None) != (action == "move"):
+            return None
+        if action == "move":
+            return f"senate move {origin} to {chamber}" if self.piece("chamber", origin) else None
+        return f"senate {action} {chamber}"
 
     def header(self, e: Event) -> bool:
         p = e.payload
