@@ -124,3 +124,55 @@ def test_the_two_player_game_round_by_round():
         assert [(d["processed"][s], len(d["hand"][s])) for s in range(2)] == SEATS_2P[rnd], rnd
         assert (d["supply"], d["row"], len(d["licenses_deck"]), len(d["deck"]), len(d["discard"])) == TABLE_2P[rnd], rnd
     assert ends[10]["hand"] == HANDS_2P_END
+
+
+# The 4-player game round by round (Ana, Ben, Cy, Dee), worked by hand in fixtures/fleet/README.md; round 9
+# (the last, ended by licenses) after its fishing. License names in the order bought.
+_A = ["cod", "tuna", "cod", "processing", "shrimp", "lobster", "tuna"]
+_B = ["processing", "processing", "shrimp"]
+_C = ["lobster", "tuna", "cod", "shrimp", "cod", "pub"]
+_D = ["lobster", "tuna", "processing", "shrimp", "crab_fish"]
+OWNED_4P = {1: (1, 1, 1, 1), 2: (2, 2, 2, 2), 3: (3, 2, 3, 2), 4: (3, 3, 3, 2), 5: (4, 3, 4, 3), 6: (5, 3, 5, 3),
+            7: (6, 3, 5, 4), 8: (6, 3, 5, 4), 9: (7, 3, 6, 5)}
+CRATES_4P = {1: [[], [], [], []], 2: [[], [], [], []], 3: [[], [], [], [1]], 4: [[], [0], [], [2]],
+             5: [[], [0, 0], [], [3, 1]], 6: [[], [0, 0, 0], [1, 1], [3, 2, 1]],
+             7: [[], [0, 0, 0, 0], [2, 2, 1, 1], [3, 3, 2, 1]],
+             8: [[1, 1], [1, 0, 0, 0], [3, 3, 2, 2, 1, 1], [3, 3, 3, 2, 1]],
+             9: [[2, 2], [2, 0, 0, 0, 0], [4, 4, 3, 3, 2, 2], [4, 4, 4, 3, 2, 1]]}
+# Boats with a captain (what the Lobster draws count).
+CAPTAINED_4P = {1: (0, 0, 0, 0), 2: (0, 0, 0, 0), 3: (0, 0, 0, 1), 4: (0, 0, 0, 1), 5: (0, 0, 0, 2), 6: (0, 0, 2, 3),
+                7: (0, 0, 4, 4), 8: (2, 1, 6, 5), 9: (2, 1, 6, 6)}
+# Hand sizes, Gone Fishin' cards in hand, processed crates.
+HANDS_4P = {1: (3, 4, 3, 4), 2: (2, 3, 2, 4), 3: (2, 5, 2, 4), 4: (5, 2, 5, 8), 5: (4, 2, 4, 5), 6: (3, 2, 3, 7),
+            7: (2, 2, 4, 6), 8: (3, 3, 6, 9), 9: (1, 3, 3, 4)}
+GONE_IN_HAND_4P = {1: (0, 0, 0, 0), 2: (0, 0, 0, 0), 3: (0, 1, 0, 1), 4: (1, 1, 1, 2), 5: (1, 1, 1, 2),
+                   6: (0, 1, 0, 2), 7: (0, 1, 0, 1), 8: (0, 2, 1, 2), 9: (0, 3, 0, 0)}
+PROCESSED_4P = {r: (0, 0, 0, 1 if r == 8 else 0) for r in range(1, 10)}
+# Fish supply, the auction row, license deck, boat deck, discard pile, Gone Fishin' supply.
+TABLE_4P = {1: (100, ["tuna", "processing", "tuna", "tuna"], 18, 64, 18, 20),
+            2: (100, ["pub", "processing", "cod", "cod"], 14, 56, 29, 20),
+            3: (99, ["pub", "processing", "processing", "shrimp"], 12, 47, 36, 18),
+            4: (98, ["pub", "processing", "processing", "shrimp"], 11, 38, 40, 15),
+            5: (96, ["pub", "cod", "shrimp", "crab_licenses"], 8, 29, 51, 15),
+            6: (91, ["pub", "crab_licenses", "shrimp", "lobster"], 6, 16, 55, 17),
+            7: (83, ["pub", "crab_licenses", "pub", "crab_captains"], 4, 1, 63, 18),
+            8: (69, ["pub", "lobster", "crab_fish", "tuna"], 0, 46, 3, 15),
+            9: (54, ["lobster"], 0, 41, 13, 17)}
+HANDS_4P_END = [["lobster"], ["gone_fishin"] * 3, ["lobster", "processing", "lobster"],
+                ["tuna", "lobster", "lobster", "processing"]]
+
+
+def test_the_four_player_game_round_by_round():
+    ends = round_ends("golden-4p")
+    assert sorted(ends) == list(range(1, 10))
+    for rnd, d in ends.items():
+        assert d["licenses"] == [x[:k] for x, k in zip((_A, _B, _C, _D), OWNED_4P[rnd], strict=True)], rnd
+        assert [[b[2] for b in bs] for bs in d["boats"]] == CRATES_4P[rnd], rnd
+        assert tuple(sum(b[1] is not None for b in bs) for bs in d["boats"]) == CAPTAINED_4P[rnd], rnd
+        assert tuple(len(h) for h in d["hand"]) == HANDS_4P[rnd], rnd
+        assert tuple(h.count("gone_fishin") for h in d["hand"]) == GONE_IN_HAND_4P[rnd], rnd
+        assert tuple(d["processed"]) == PROCESSED_4P[rnd], rnd
+        table = (d["supply"], d["row"], len(d["licenses_deck"]), len(d["deck"]), len(d["discard"]), d["gone_supply"])
+        assert table == TABLE_4P[rnd], rnd
+    assert ends[9]["hand"] == HANDS_4P_END
+    assert ends[9]["end_reason"] == "licenses"
