@@ -122,6 +122,8 @@ def test_the_two_player_game_round_by_round():
         assert d["licenses"] == LICENSES_2P[rnd], rnd
         assert [[b[2] for b in bs] for bs in d["boats"]] == CRATES_2P[rnd], rnd
         assert [(d["processed"][s], len(d["hand"][s])) for s in range(2)] == SEATS_2P[rnd], rnd
+        # By hand: each boat launched in this game is captained in the same round (no seat is short of a card).
+        assert all(b[1] is not None for bs in d["boats"] for b in bs), rnd
         assert (d["supply"], d["row"], len(d["licenses_deck"]), len(d["deck"]), len(d["discard"])) == TABLE_2P[rnd], rnd
     assert ends[10]["hand"] == HANDS_2P_END
 
