@@ -349,6 +349,22 @@ def read_text(reader: type[HeaderReader], text: str, level: Level = "collect", s
 TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
 
+def start_tags(event: Event, kind: str) -> list[str]:
+    """The header lines a game's text opens with: the game, its kind, the pack it pins, where it
+    comes from (and the detail, when there is one)."""
+    p, r = event.payload, event.payload["ruleset"]
+    lines = [f'[Game "{escape(event.game_id)}"]', f'[Kind "{kind}"]', f'[Ruleset "{r["id"]} {r["version"]} {r["content_hash"]}"]',
+             f'[Source "{p["provenance"]["source"]}"]']
+    if p["provenance"].get("detail"):
+        lines.append(f'[SourceDetail "{escape(p["provenance"]["detail"])}"]')
+    return lines
+
+
+def numbered_seat_tags(payload: dict[str, Any]) -> list[str]:
+    """``[Seat "<number> <name>"]`` of each seat, in seat order (what :func:`numbered_seats` reads)."""
+    return [f'[Seat "{s["seat"]} {escape(s["name"])}"]' for s in sorted(payload["seats"], key=lambda s: s["seat"])]
+
+
 class Writer:
     """What a game's writer of its notation shares: each event in its compact form where reading
     that form gives the event back, otherwise (never in a valid game) as a raw ``!`` line."""

@@ -51,9 +51,11 @@ from replay.notation import (
     escape,
     first_error,
     header_start,
+    numbered_seat_tags,
     numbered_seats,
     raw_text,
     split_header,
+    start_tags,
 )
 from replay.numbers import is_number
 from replay.problems import Level
@@ -250,12 +252,7 @@ def write(events: Iterable[Event]) -> str:
         if e.type == "game_started":
             p = e.payload
             names = [s["name"] for s in sorted(p["seats"], key=lambda s: s["seat"])]
-            r = p["ruleset"]
-            lines += [f'[Game "{escape(e.game_id)}"]', f'[Kind "{KIND}"]',
-                      f'[Ruleset "{r["id"]} {r["version"]} {r["content_hash"]}"]', f'[Source "{p["provenance"]["source"]}"]']
-            if p["provenance"]["detail"]:
-                lines.append(f'[SourceDetail "{escape(p["provenance"]["detail"])}"]')
-            lines += [f'[Seat "{i} {escape(n)}"]' for i, n in enumerate(names)]
+            lines += start_tags(e, KIND) + numbered_seat_tags(p)
             lines += [f'[FirstPlayer "{escape(names[p["first_player"]])}"]', ""]
             continue
         text = _compact(e, names)

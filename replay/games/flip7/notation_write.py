@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from replay.events import Event
-from replay.notation import escape, raw_text
+from replay.notation import escape, numbered_seat_tags, raw_text, start_tags
 
 from .events import (
     KIND,
@@ -135,12 +135,7 @@ class _Writer:
         r = p["ruleset"]
         pack = find_pack([r["id"], r["version"], r["content_hash"]])
         self.piles = Piles(pack) if pack is not None else None
-        self.lines += [f'[Game "{escape(e.game_id)}"]', f'[Kind "{KIND}"]',
-                       f'[Ruleset "{r["id"]} {r["version"]} {r["content_hash"]}"]',
-                       f'[Source "{p["provenance"]["source"]}"]']
-        if p["provenance"]["detail"]:
-            self.lines.append(f'[SourceDetail "{escape(p["provenance"]["detail"])}"]')
-        self.lines += [f'[Seat "{s["seat"]} {escape(s["name"])}"]' for s in sorted(p["seats"], key=lambda s: s["seat"])]
+        self.lines += start_tags(e, KIND) + numbered_seat_tags(p)
         dealer = p["first_dealer"]
         self.lines += [f'[FirstDealer "{escape(self.names[dealer]) if 0 <= dealer < len(self.names) else dealer}"]', ""]
         return True

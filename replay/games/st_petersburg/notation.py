@@ -38,13 +38,14 @@ from replay.notation import (
     Collector,
     LineReader,
     Parsed,
-    escape,
     header_start,
     name_at,
+    numbered_seat_tags,
     numbered_seats,
     raw_fields,
     raw_text,
     split_header,
+    start_tags,
 )
 from replay.numbers import is_number
 from replay.problems import Level
@@ -214,14 +215,9 @@ class StPeteNotation(Notation):
             if e.type == "game_started":
                 p = e.payload
                 names = [s["name"] for s in sorted(p["seats"], key=lambda s: s["seat"])]
-                r = p["ruleset"]
-                lines += [f'[Game "{escape(e.game_id)}"]', f'[Kind "{KIND}"]',
-                          f'[Ruleset "{r["id"]} {r["version"]} {r["content_hash"]}"]',
-                          f'[Source "{p["provenance"]["source"]}"]']
-                if p["provenance"].get("detail"):
-                    lines.append(f'[SourceDetail "{escape(p["provenance"]["detail"])}"]')
+                lines += start_tags(e, KIND)
                 lines.append(f'[Markers "{" ".join(str(m) for m in p["markers"])}"]')
-                lines += [f'[Seat "{s["seat"]} {escape(s["name"])}"]' for s in sorted(p["seats"], key=lambda s: s["seat"])]
+                lines += numbered_seat_tags(p)
                 lines.append("")
                 continue
             compact = line_of(e, names)
