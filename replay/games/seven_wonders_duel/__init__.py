@@ -33,7 +33,7 @@ class SevenWondersDuel(Game[State, DuelPack]):
     end_types = frozenset({"game_ended"})
     pack_model = DuelPack
     default_pack = "7wd-duel-base"
-    offered_packs = ("7wd-duel-base", "7wd-duel-pantheon", "7wd-duel-agora")  # both together: not yet
+    offered_packs = ("7wd-duel-base", "7wd-duel-pantheon", "7wd-duel-agora", "7wd-duel-pantheon-agora")
 
     rules = DuelRules()
     views = DuelViews()

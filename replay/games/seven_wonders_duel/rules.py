@@ -62,7 +62,7 @@ RULES = {
 }
 
 IMPLEMENTED = frozenset({"pantheon", "agora"})
-TOGETHER = False
+TOGETHER = True
 """Whether Pantheon and Agora may be played in one game: not yet (their interactions, such as
 Neptune on Agora's military tokens, are not implemented): pack ``7wd-duel-pantheon-agora`` is refused."""
 """The expansions whose rules are implemented: a pack that plays another is refused (``swd.expansion``)."""
