@@ -573,6 +573,8 @@ def _discard_available(state: State, seat: int, card: str, left: int) -> None:
     """Turn of Events: an available card to the discard pile (a Senator set aside), the cards it uncovers
     turned up, then the next discard, if any is left."""
     state.taken.append(next(s for s in state.available() if state.slots[s] == card))
+    if state.pantheon is not None:  # Pantheon: a token under a card this uncovers is the discarder's
+        state.last_taker = seat
     (ag(state)["set_aside"] if is_senator(state, card) else state.discard).append(card)
     _reveals(state)
     if left > 1 and len(state.taken) < len(state.slots):

@@ -122,9 +122,9 @@ def to_discard(state: State, card: str) -> None:
 
 def _neptune(state: State, p: dict[str, Any]) -> None:
     """One military token discarded, another applied. With Agora its tokens are Agora's, whose
-    effect is Senate actions: applied, they are Neptune's owner's (ruling "Neptune applies an
-    Agora token", docs/games/7-wonders-duel.md, Pantheon and Agora together), whichever side the
-    token lay on."""
+    effect is Senate actions: whose they are is the pack option ``neptune_agora_token`` (Neptune's
+    owner by default, or the player whose shields would have reached it), docs/games/7-wonders-duel.md,
+    "Pantheon and Agora together"."""
     side, token = p["discarded"].split(":")
     state.loot[int(side)].remove(token)
     if p.get("applied"):
@@ -133,7 +133,8 @@ def _neptune(state: State, p: dict[str, Any]) -> None:
         if state.pack.agora is not None:  # Agora: its military tokens give Senate actions
             from . import agora
             effects = next(t.effects for t in state.pack.agora.military_tokens if t.id == token)
-            agora.apply_effects(state, p["seat"], effects)
+            shields = state.pack.options.neptune_agora_token == "shields"
+            agora.apply_effects(state, 1 - int(side) if shields else p["seat"], effects)
             return
         loss = next(t.coins for t in state.pack.military.tokens if t.id == token)
         state.coins[int(side)] -= min(state.coins[int(side)], loss)
