@@ -245,3 +245,16 @@ def test_both_score_categories_count_in_the_total():
     assert after[0]["senate"] >= before[0]["senate"]
     assert after[0]["total"] - before[0]["total"] == (after[0]["pantheon"] - before[0]["pantheon"]) + \
         (after[0]["senate"] - before[0]["senate"])
+
+
+def test_astarte_s_coins_pay_for_a_senator_after_the_treasury():
+    state, e = table(lambda s, e: _age_two_turn(s, e) and any(is_senator(s, s.slots[x]) for x in s.available()))
+    seat = e.payload["seat"]
+    slot = next(x for x in state.available() if is_senator(state, state.slots[x]))
+    senator = state.slots[slot]
+    state.agora["senators"][seat] = ["conspirator_1", "conspirator_2"]  # the next one costs 2
+    state.tokens[seat] = [t for t in state.tokens[seat] if t != "corruption"]
+    state.coins[seat], state.pantheon["reserve"][seat] = 1, 3
+    recruit = crafted("senator_recruited", 900, {"seat": seat, "age": 2, "slot": slot, "card": senator, "paid": 2})
+    assert list(GAME.rules.apply(state, recruit)) == []
+    assert state.coins[seat] == 0 and state.pantheon["reserve"][seat] == 2 and senator in state.agora["senators"][seat]
