@@ -258,3 +258,13 @@ def test_astarte_s_coins_pay_for_a_senator_after_the_treasury():
     recruit = crafted("senator_recruited", 900, {"seat": seat, "age": 2, "slot": slot, "card": senator, "paid": 2})
     assert list(GAME.rules.apply(state, recruit)) == []
     assert state.coins[seat] == 0 and state.pantheon["reserve"][seat] == 2 and senator in state.agora["senators"][seat]
+
+
+def test_astarte_s_coins_pay_for_a_wonder_built_over_a_senator_after_the_treasury():
+    state, e = table(lambda s, e: e.type == "card_played" and e.payload["action"] == "wonder"
+                     and is_senator(s, e.payload["card"]) and e.payload["paid"] > 0 and s.pantheon is not None, range(150))
+    seat, paid = e.payload["seat"], e.payload["paid"]
+    state.coins[seat], state.pantheon["reserve"][seat] = paid - 1, 3
+    GAME.rules.apply(state, e)
+    assert e.payload["wonder"] in state.built_wonders[seat]
+    assert state.coins[seat] >= 0 and state.pantheon["reserve"][seat] == 2
