@@ -115,8 +115,9 @@ def test_a_game_starts_after_the_setup_and_the_snake_draft():
 
 
 def test_expansions_are_refused_at_the_start_with_a_rule_id(monkeypatch):
-    """Both expansions are implemented (tests/test_swd_pantheon.py, tests/test_swd_agora.py); a pack
-    playing one that is not (here: as if Agora's rules were missing) is refused at its start."""
+    """Both expansions are implemented (tests/test_swd_pantheon.py, tests/test_swd_agora.py), and both
+    in one game (tests/test_swd_together.py); a pack playing one that is not (here: as if Agora's
+    rules were missing) is refused at its start, and so would be both together were ``TOGETHER`` off."""
     monkeypatch.setattr(duel_rules, "IMPLEMENTED", frozenset({"pantheon"}))
     for name in ("7wd-duel-agora", "7wd-duel-pantheon-agora"):
         with pytest.raises(RuleViolation) as info:
@@ -125,7 +126,11 @@ def test_expansions_are_refused_at_the_start_with_a_rule_id(monkeypatch):
         assert "not implemented yet" in (info.value.problem.found or "")
         seen_rules.add("swd.expansion")
     monkeypatch.undo()
-    with pytest.raises(RuleViolation) as info:  # both together: not yet
+    # both together are implemented (tests/test_swd_together.py): the combined pack starts with both parts
+    both = start(pack=GAME.pack("7wd-duel-pantheon-agora"))
+    assert both.pantheon is not None and both.agora is not None
+    monkeypatch.setattr(duel_rules, "TOGETHER", False)  # as if their interactions were not: refused "together"
+    with pytest.raises(RuleViolation) as info:
         start(pack=GAME.pack("7wd-duel-pantheon-agora"))
     assert info.value.problem.rule_id == "swd.expansion" and "together" in (info.value.problem.found or "")
 

@@ -8,8 +8,8 @@ payment, bots and seeded simulations (docs/games/7-wonders-duel.md), a notation 
 derived tables and named queries (docs/analytics.md). The pack (:mod:`.pack`, data
 in ``rulesets/``, docs/games/7-wonders-duel-data.md) also holds the Pantheon and Agora expansions,
 whose rules are implemented (:mod:`.pantheon`, :mod:`.agora`): packs ``7wd-duel-pantheon`` and
-``7wd-duel-agora``. Both together (``7wd-duel-pantheon-agora``) are refused at the start: their
-interactions are not implemented yet.
+``7wd-duel-agora``, and both together (``7wd-duel-pantheon-agora``, their interactions ruled in
+docs/games/7-wonders-duel.md, "Pantheon and Agora together").
 """
 
 from replay.contract import Game
@@ -33,7 +33,7 @@ class SevenWondersDuel(Game[State, DuelPack]):
     end_types = frozenset({"game_ended"})
     pack_model = DuelPack
     default_pack = "7wd-duel-base"
-    offered_packs = ("7wd-duel-base", "7wd-duel-pantheon", "7wd-duel-agora")  # both together: not yet
+    offered_packs = ("7wd-duel-base", "7wd-duel-pantheon", "7wd-duel-agora", "7wd-duel-pantheon-agora")
 
     rules = DuelRules()
     views = DuelViews()

@@ -350,10 +350,20 @@ def check_turn(state: State, event: Event) -> int | None:
     if not is_senator(state, p["card"]):
         raise refuse(state, event, "swd.agora.recruit", "a Senator", p["card"], seat)
     cost = recruit_cost(state, seat)
-    if cost > state.coins[seat]:
+    if cost > state.spendable(seat):
         raise refuse(state, event, "swd.agora.recruit", f"{cost} coins (one a Senator recruited)",
-                     f"{state.coins[seat]} coins", seat)
+                     f"{state.spendable(seat)} coins", seat)
     return cost
+
+
+def _spend(state: State, seat: int, amount: int) -> None:
+    """Pay coins; with Pantheon Astarte's coins may pay too, after the treasury's (Pantheon's ruling)."""
+    if state.pantheon is not None:  # Pantheon
+        from .pantheon import spend
+
+        spend(state, seat, amount)
+    else:
+        state.coins[seat] -= amount
 
 
 def recruit_cost(state: State, seat: int) -> int:
@@ -573,6 +583,8 @@ def _discard_available(state: State, seat: int, card: str, left: int) -> None:
     """Turn of Events: an available card to the discard pile (a Senator set aside), the cards it uncovers
     turned up, then the next discard, if any is left."""
     state.taken.append(next(s for s in state.available() if state.slots[s] == card))
+    if state.pantheon is not None:  # Pantheon: a token under a card this uncovers is the discarder's
+        state.last_taker = seat
     (ag(state)["set_aside"] if is_senator(state, card) else state.discard).append(card)
     _reveals(state)
     if left > 1 and len(state.taken) < len(state.slots):
@@ -677,7 +689,7 @@ def _turn(state: State, event: Event, paid: int | None) -> list[Problem]:
         entry["prepared"], entry["under"] = True, p["card"]
     else:
         assert paid is not None
-        state.coins[seat] -= paid
+        _spend(state, seat, paid)
         agora["senators"][seat].append(p["card"])
         senator = senator_cards(state)[p["card"]]
         for e in senator.effects:
@@ -732,7 +744,7 @@ def resolve_senator_card(state: State, p: dict[str, Any], paid: int) -> int:
         state.coins[seat] += numbers.discard_coins + numbers.discard_coins_per_yellow * state.colour_count(seat, "yellow")
         state.coins[seat] += sum(e.amount for _, e in state.effects(seat) if e.type == "discard_bonus")
     else:
-        state.coins[seat] -= paid
+        _spend(state, seat, paid)
         looted = _wonder_built(state, seat, p["wonder"], p["card"])
     _reveals(state)
     return looted

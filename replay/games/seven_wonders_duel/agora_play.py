@@ -76,7 +76,7 @@ def agora_turn_plays(state: State, seat: int) -> list[Play]:
         out += [("conspiracy_prepared", slot, card, c) for c in unprepared]
         if card not in senators:
             continue
-        if cost <= state.coins[seat]:
+        if cost <= state.spendable(seat):
             out.append(("senator_recruited", slot, card))
         out.append(play(slot, card, "discard"))
         for w in buildable_wonders(state, seat):

@@ -384,6 +384,11 @@ class Options(PackPart):
     mythology_tokens: Literal["random", "one_of_each"] = added(
         "random", "pantheon", description="Pantheon: Age I's Mythology tokens are drawn at random from the box's "
         "(the rulebook; a mythology may come twice), or one of each mythology (the BGA game help)")
+    # --- Pantheon and Agora together: a ruling players may choose
+    neptune_agora_token: Literal["neptune", "shields"] = added(
+        "neptune", "pantheon-agora", description="Pantheon with Agora: the Senate actions of the Agora military token "
+        "Neptune applies are taken by Neptune's owner (`neptune`), or by the player whose shields would have reached "
+        "it: the opponent of the side it lay on (`shields`)")
 
 
 class Combination(Provenanced):

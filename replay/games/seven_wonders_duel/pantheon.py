@@ -248,7 +248,9 @@ def revealed(state: State, slot: str, card: str) -> None:
     token draws two Divinities at once); a card Zeus discarded face down goes to the discard pile."""
     pan = _pan(state)
     if slot in state.taken:
-        state.discard.append(card)
+        from .pantheon_powers import to_discard
+
+        to_discard(state, card)
         return
     token = pan["tokens"].pop(slot, None)
     if token is None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from replay.events import Event, EventPayload
 
-from . import pantheon, pantheon_powers
+from . import agora, pantheon, pantheon_powers
 from . import pantheon_events as pev
 from .pack import MYTHOLOGIES
 from .state import State
@@ -71,7 +71,7 @@ def turn_plays(state: State, seat: int) -> list[Play]:
     if coins and coins[0] <= state.spendable(seat):
         for slot in state.available():
             card_id = state.slots[slot]
-            if card_id is not None and state.card(card_id).chain_from is not None:
+            if card_id is not None and not agora.is_senator(state, card_id) and state.card(card_id).chain_from is not None:
                 out.append(play(slot, card_id, "construct", free="engineering"))
     return out
 

@@ -80,7 +80,7 @@ def use(state: State, p: dict[str, Any]) -> None:
         owner = 0 if p["wonder"] in state.built_wonders[0] else 1
         i = state.built_wonders[owner].index(p["wonder"])
         del state.built_wonders[owner][i]
-        state.discard.append(state.under[owner].pop(i))
+        to_discard(state, state.under[owner].pop(i))
     elif effect == "wonder_from_discard":
         state.discard.remove(p["card"])
         base._wonder_built(state, seat, p["wonder"], p["card"])
@@ -103,7 +103,7 @@ def _zeus(state: State, slot: str) -> None:
     state.queue = [task for task in state.queue if not (task[0] == "reveal" and task[2] == slot)]
     card = state.slots[slot]
     if card is not None:
-        state.discard.append(card)
+        to_discard(state, card)
     else:
         state.queue.insert(0, ["reveal", None, slot])
     pending = {task[2] for task in reveals}
@@ -112,11 +112,29 @@ def _zeus(state: State, slot: str) -> None:
                     if state.slots[s] is None and s not in pending]
 
 
+def to_discard(state: State, card: str) -> None:
+    """A card a Divinity discards goes to the discard pile; with Agora a Senator is set aside instead,
+    as Agora sets aside every Senator discarded (so Hades, Isis and the Mausoleum never see one)."""
+    from . import agora  # Agora
+
+    (agora.ag(state)["set_aside"] if agora.is_senator(state, card) else state.discard).append(card)
+
+
 def _neptune(state: State, p: dict[str, Any]) -> None:
+    """One military token discarded, another applied. With Agora its tokens are Agora's, whose
+    effect is Senate actions: whose they are is the pack option ``neptune_agora_token`` (Neptune's
+    owner by default, or the player whose shields would have reached it), docs/games/7-wonders-duel.md,
+    "Pantheon and Agora together"."""
     side, token = p["discarded"].split(":")
     state.loot[int(side)].remove(token)
     if p.get("applied"):
         side, token = p["applied"].split(":")
         state.loot[int(side)].remove(token)
+        if state.pack.agora is not None:  # Agora: its military tokens give Senate actions
+            from . import agora
+            effects = next(t.effects for t in state.pack.agora.military_tokens if t.id == token)
+            shields = state.pack.options.neptune_agora_token == "shields"
+            agora.apply_effects(state, 1 - int(side) if shields else p["seat"], effects)
+            return
         loss = next(t.coins for t in state.pack.military.tokens if t.id == token)
         state.coins[int(side)] -= min(state.coins[int(side)], loss)

@@ -62,10 +62,11 @@ RULES = {
 }
 
 IMPLEMENTED = frozenset({"pantheon", "agora"})
-TOGETHER = False
-"""Whether Pantheon and Agora may be played in one game: not yet (their interactions, such as
-Neptune on Agora's military tokens, are not implemented): pack ``7wd-duel-pantheon-agora`` is refused."""
 """The expansions whose rules are implemented: a pack that plays another is refused (``swd.expansion``)."""
+TOGETHER = True
+"""Whether Pantheon and Agora may be played in one game (pack ``7wd-duel-pantheon-agora``): yes, their
+interactions are implemented in the expansions' modules (docs/games/7-wonders-duel.md, "Pantheon and
+Agora together"); off, the combined pack is refused at the start (``swd.expansion``)."""
 
 TASK_EVENTS = {"progress": "progress_taken", "library": "progress_taken", "draw": "tokens_drawn",
                "destroy": "card_destroyed", "discard_build": "discard_built", "reveal": "card_revealed"}
