@@ -117,3 +117,39 @@ def assert_round_trip(notation, events) -> str:
     assert parsed.events == events
     assert notation.write(parsed.events) == text
     return text
+
+
+def refused_by(game, state, event, seen: set[str]) -> str:
+    """The rule id ``event`` is refused by, the table left as it was; the id is added to ``seen``
+    (each rules test checks at its end that every rule id was seen)."""
+    import pytest
+
+    from replay.errors import RuleViolation
+
+    before = game.views.data(state)
+    with pytest.raises(RuleViolation) as info:
+        game.rules.apply(state, event)
+    assert game.views.data(state) == before
+    seen.add(info.value.problem.rule_id)
+    return info.value.problem.rule_id
+
+
+def assert_snapshots_replay_on(game, pack, events, every: int) -> None:
+    """Every ``every`` events: the snapshot restores the same state, and applying the next events to
+    the restored state and to a copy of the live one gives the same problems and the same table."""
+    import copy
+
+    from replay.driver import Replay
+    from replay.snapshots import restore, take
+
+    r = Replay(game, level="raise")
+    for i, e in enumerate(events):
+        r.push(e)
+        if i % every or i + 1 == len(events):
+            continue
+        back = restore(game, take(game, r.state, i, pack), pack)
+        assert game.views.state_hash(back) == game.views.state_hash(r.state)
+        ahead = copy.deepcopy(r.state)
+        for later in events[i + 1:i + 40]:
+            assert list(game.rules.apply(back, later)) == list(game.rules.apply(ahead, later))
+        assert game.views.data(back) == game.views.data(ahead)

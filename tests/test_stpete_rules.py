@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import refused_by
 
 from replay.driver import replay
-from replay.errors import RuleViolation
 from replay.events import Event
 from replay.games.st_petersburg import GAME, simulate_game
 from replay.games.st_petersburg.legal import cost, legal_actions
@@ -42,12 +42,8 @@ def _first_workers(state: State) -> list[str]:
 
 
 def refused(state: State, e: Event) -> str:
-    before = GAME.views.data(state)
-    with pytest.raises(RuleViolation) as info:
-        GAME.rules.apply(state, e)
-    assert GAME.views.data(state) == before
-    seen_rules.add(info.value.problem.rule_id)
-    return info.value.problem.rule_id
+    """The rule id an event is refused by (the table unchanged)."""
+    return refused_by(GAME, state, e, seen_rules)
 
 
 def claims(found: Any) -> list[str]:

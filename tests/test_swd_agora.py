@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from helpers import assert_snapshots_replay_on
 
 from replay.contract import Observer
 from replay.driver import Replay, replay
@@ -25,7 +26,6 @@ from replay.games.seven_wonders_duel.state import OVER, SCORE, State
 from replay.problems import Problem
 from replay.services.audit import audit
 from replay.services.logs import Log
-from replay.snapshots import restore, take
 
 PACK = GAME.pack("7wd-duel-agora")
 BOTS = [("random",), ("military", "science"), ("science", "random"), ("random", "military")]
@@ -122,18 +122,7 @@ def test_the_checking_and_the_trusted_apply_leave_the_same_table():
 
 
 def test_snapshots_round_trip_and_replay_on_identically():
-    events = game(3)
-    r: Replay[State] = Replay(GAME, level="raise")
-    for i, e in enumerate(events):
-        r.push(e)
-        if i % 25 or i + 1 == len(events):
-            continue
-        back = restore(GAME, take(GAME, r.state, i, PACK), PACK)
-        assert GAME.views.state_hash(back) == GAME.views.state_hash(r.state)
-        ahead = copy.deepcopy(r.state)
-        for later in events[i + 1:i + 40]:
-            assert list(GAME.rules.apply(back, later)) == list(GAME.rules.apply(ahead, later))
-        assert GAME.views.data(back) == GAME.views.data(ahead)
+    assert_snapshots_replay_on(GAME, PACK, game(3), every=25)
 
 
 def test_every_recorded_action_was_legal_and_every_listed_play_is_accepted():

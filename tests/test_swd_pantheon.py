@@ -10,10 +10,9 @@ import json
 from functools import cache
 from typing import Any
 
-import pytest
+from helpers import refused_by
 
 from replay.driver import Replay, replay
-from replay.errors import RuleViolation
 from replay.events import Event
 from replay.games.seven_wonders_duel import GAME, simulate_game
 from replay.games.seven_wonders_duel.legal import legal_plays, play_of
@@ -68,12 +67,7 @@ def _tables(events: list[Event]) -> list[tuple[State, Event]]:
 
 def refused(state: State, e: Event) -> str:
     """The rule id an event is refused by (the table unchanged)."""
-    before = GAME.views.data(state)
-    with pytest.raises(RuleViolation) as info:
-        GAME.rules.apply(state, e)
-    assert GAME.views.data(state) == before
-    seen_rules.add(info.value.problem.rule_id)
-    return info.value.problem.rule_id
+    return refused_by(GAME, state, e, seen_rules)
 
 
 def first(seeds: range, test: Any) -> tuple[State, Event]:

@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from helpers import refused_by
 
 from replay.driver import Replay, replay
 from replay.errors import RuleViolation
@@ -48,12 +49,7 @@ def apply(state: State, e: Event) -> list[Problem]:
 
 def refused(state: State, e: Event) -> str:
     """The rule id an event is refused by (the table unchanged)."""
-    before = GAME.views.data(state)
-    with pytest.raises(RuleViolation) as info:
-        GAME.rules.apply(state, e)
-    assert GAME.views.data(state) == before
-    seen_rules.add(info.value.problem.rule_id)
-    return info.value.problem.rule_id
+    return refused_by(GAME, state, e, seen_rules)
 
 
 def claims(found: list[Problem]) -> list[str]:

@@ -13,6 +13,8 @@ import itertools
 from functools import cache
 from typing import Any
 
+from helpers import assert_snapshots_replay_on
+
 from replay.driver import Replay, replay
 from replay.events import Event
 from replay.games.seven_wonders_duel import GAME, simulate_game
@@ -24,7 +26,6 @@ from replay.games.seven_wonders_duel.pantheon_powers import use
 from replay.games.seven_wonders_duel.scoring import scores
 from replay.games.seven_wonders_duel.simulate import BOTS
 from replay.games.seven_wonders_duel.state import PLAY, State
-from replay.snapshots import restore, take
 
 PACK = GAME.pack("7wd-duel-pantheon-agora")
 PAIRS = list(itertools.product(BOTS, BOTS))
@@ -117,18 +118,7 @@ def test_the_checking_and_the_trusted_apply_leave_the_same_table():
 
 
 def test_snapshots_round_trip_and_replay_on_identically():
-    events = game(5)
-    r: Replay[State] = Replay(GAME, level="raise")
-    for i, e in enumerate(events):
-        r.push(e)
-        if i % 30 or i + 1 == len(events):
-            continue
-        back = restore(GAME, take(GAME, r.state, i, PACK), PACK)
-        assert GAME.views.state_hash(back) == GAME.views.state_hash(r.state)
-        ahead = copy.deepcopy(r.state)
-        for later in events[i + 1:i + 40]:
-            assert list(GAME.rules.apply(back, later)) == list(GAME.rules.apply(ahead, later))
-        assert GAME.views.data(back) == GAME.views.data(ahead)
+    assert_snapshots_replay_on(GAME, PACK, game(5), every=30)
 
 
 # ----------------------------------------------------------------------------- the rulings
