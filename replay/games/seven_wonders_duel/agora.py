@@ -36,7 +36,20 @@ from replay.events import Event
 from replay.problems import Problem
 
 from .pack import Agora, Effect
-from .rules import _bare, _pay, _won, build, expected, expected_words, military, problem, refuse, settle, unseen_tokens
+from .rules import (
+    _bare,
+    _pay,
+    _won,
+    build,
+    check_taken,
+    expected,
+    expected_words,
+    military,
+    problem,
+    refuse,
+    settle,
+    unseen_tokens,
+)
 from .state import DRAFT, PENDING, PLAY, State
 
 CONSPIRACY_EFFECTS = frozenset({"shields", "take_half_coins", "coins_per_influence", "place_influence",
@@ -335,12 +348,7 @@ def check(state: State, event: Event) -> int | None:
 def check_turn(state: State, event: Event) -> int | None:
     """A recruit or a conspiracy prepared: a turn, on an available card (``card_played``'s place)."""
     p, seat = event.payload, event.payload["seat"]
-    if p["age"] != state.age:
-        raise refuse(state, event, "swd.turn", f"Age {state.age}", f"Age {p['age']}", seat)
-    available = state.available()
-    if p["slot"] not in available or state.slots.get(p["slot"]) != p["card"]:
-        raise refuse(state, event, "swd.available", "one of " + ", ".join(f"{s} {state.slots[s]}" for s in available),
-                     f"{p['slot']} {p['card']}", seat)
+    check_taken(state, event)
     if event.type == "conspiracy_prepared":
         hand = [c["id"] for c in ag(state)["hands"][seat] if not c["prepared"]]
         if p["conspiracy"] not in hand:

@@ -255,15 +255,22 @@ def _check_reveal(state: State, event: Event) -> None:
         raise refuse(state, event, "swd.reveal", f"a card of the Age {state.age} deck not yet seen", wrong)
 
 
-def _check_play(state: State, event: Event) -> int:
-    p = event.payload
-    seat = p["seat"]
+def check_taken(state: State, event: Event) -> None:
+    """A turn that takes a card (played, or with Agora: recruited, or under a conspiracy prepared):
+    in the Age being played, from a slot no card covers, the card that lies there."""
+    p, seat = event.payload, event.payload["seat"]
     if p["age"] != state.age:
         raise refuse(state, event, "swd.turn", f"Age {state.age}", f"Age {p['age']}", seat)
     available = state.available()
     if p["slot"] not in available or state.slots.get(p["slot"]) != p["card"]:
         raise refuse(state, event, "swd.available", "one of " + ", ".join(f"{s} {state.slots[s]}" for s in available),
                      f"{p['slot']} {p['card']}", seat)
+
+
+def _check_play(state: State, event: Event) -> int:
+    p = event.payload
+    seat = p["seat"]
+    check_taken(state, event)
     outcome = judge(state, seat, p)
     if isinstance(outcome, Problem):
         raise RuleViolation(problem(state, event, outcome.rule_id, outcome.expected or "", outcome.found or "", seat))
