@@ -16,7 +16,9 @@ from typing import Any
 from replay.contract import Position, Rules
 from replay.errors import RuleViolation
 from replay.events import Event
-from replay.problems import Location, Problem
+from replay.games.explain import event_words as shared_event_words
+from replay.games.explain import rule_problem
+from replay.problems import Problem
 
 from . import scoring
 from .flow import advance, finish_step, next_in, open_auction, start_round
@@ -76,10 +78,8 @@ DRAW_RULE = {"cod": "fleet.cod-draw", "lobster": "fleet.lobster-draw", "draw": "
 
 
 def problem(state: State | None, event: Event, rule_id: str, expected: str, found: str, seat: Any = None) -> Problem:
-    names = state.names if state else []
-    player = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
-    turn = (state.turn or None) if state else None
-    return Problem(rule_id, RULES[rule_id], expected, found, Location(seq=event.seq, turn=turn, player=player))
+    return rule_problem(RULES, rule_id, expected, found, event, state.names if state else [], seat,
+                        (state.turn or None) if state else None)
 
 
 def name(state: State, seat: Any) -> str:
@@ -107,9 +107,7 @@ def expected_words(state: State) -> str:
 
 
 def event_words(event: Event) -> str:
-    p = event.payload
-    details = [f"{k} {p[k]}" for k in ("seat", "step", "reason", "license", "boat", "bid", "round") if k in p]
-    return event.type + (f" ({', '.join(str(d) for d in details)})" if details else "")
+    return shared_event_words(event, ("seat", "step", "reason", "license", "boat", "bid", "round"))
 
 
 # ----------------------------------------------------------------------------- checking

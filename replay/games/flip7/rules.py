@@ -15,7 +15,9 @@ from typing import Any
 from replay.contract import Position, Rules
 from replay.errors import RuleViolation
 from replay.events import Event
-from replay.problems import Location, Problem
+from replay.games.explain import event_words as shared_event_words
+from replay.games.explain import rule_problem
+from replay.problems import Problem
 
 from .flow import advance, close_round, targets
 from .pack import Flip7Pack
@@ -42,10 +44,8 @@ CONSEQUENCES = ("busted", "second_chance_used", "frozen", "flipped_seven")
 
 
 def problem(state: State | None, event: Event, rule_id: str, expected: str, found: str, seat: Any = None) -> Problem:
-    names = state.names if state else []
-    player = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
-    turn = state.turn or None if state else None
-    return Problem(rule_id, RULES[rule_id], expected, found, Location(seq=event.seq, turn=turn, player=player))
+    return rule_problem(RULES, rule_id, expected, found, event, state.names if state else [], seat,
+                        state.turn or None if state else None)
 
 
 def target_action(card: str, target: int | None) -> str:
@@ -87,9 +87,7 @@ def expected_words(state: State) -> str:
 
 
 def event_words(event: Event) -> str:
-    p = event.payload
-    details = [f"{k} {p[k]}" for k in ("seat", "reason", "card", "target", "round", "dealer") if k in p]
-    return event.type + (f" ({', '.join(details)})" if details else "")
+    return shared_event_words(event, ("seat", "reason", "card", "target", "round", "dealer"))
 
 
 # ----------------------------------------------------------------------------- checking

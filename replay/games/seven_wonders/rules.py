@@ -17,6 +17,7 @@ from typing import Any
 from replay.contract import Position, Rules
 from replay.errors import RuleViolation
 from replay.events import Event
+from replay.games.explain import rule_problem
 from replay.problems import Location, Problem
 
 from .city import check_payment, payments
@@ -53,10 +54,8 @@ RULES = {
 
 
 def problem(state: State | None, event: Event, rule_id: str, expected: str, found: str, seat: Any = None) -> Problem:
-    names = state.names if state else []
-    player = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
-    turn = global_turn(state.age, state.turn) if state and state.turn else None
-    return Problem(rule_id, RULES[rule_id], expected, found, Location(seq=event.seq, turn=turn, player=player))
+    return rule_problem(RULES, rule_id, expected, found, event, state.names if state else [], seat,
+                        global_turn(state.age, state.turn) if state and state.turn else None)
 
 
 def global_turn(age: int, turn: int) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 from replay.contract import Position, Rules
 from replay.errors import PackError, RuleViolation
 from replay.events import Event
+from replay.games.explain import rule_problem
 from replay.problems import Location, Problem
 
 from . import pantheon
@@ -77,10 +78,8 @@ TASK_EVENTS.update(pantheon.TASK_EVENTS)
 
 
 def problem(state: State | None, event: Event, rule_id: str, expected: str, found: str, seat: Any = None) -> Problem:
-    names = state.names if state else []
-    player = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
-    return Problem(rule_id, RULES[rule_id], expected, found,
-                   Location(seq=event.seq, turn=state.turn or None if state else None, player=player))
+    return rule_problem(RULES, rule_id, expected, found, event, state.names if state else [], seat,
+                        state.turn or None if state else None)
 
 
 def refuse(state: State, event: Event, rule_id: str, expected: str, found: str, seat: Any = None) -> RuleViolation:

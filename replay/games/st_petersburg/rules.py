@@ -15,7 +15,9 @@ from typing import Any
 from replay.contract import Position, Rules
 from replay.errors import PackError, RuleViolation
 from replay.events import Event
-from replay.problems import Location, Problem
+from replay.games.explain import event_words as shared_event_words
+from replay.games.explain import rule_problem
+from replay.problems import Problem
 
 from .legal import action_of, cost, legal_actions, may_displace
 from .pack import StPetePack
@@ -62,10 +64,8 @@ TURN_EVENTS = ("passed", "card_bought", "card_taken", "observatory_used")
 
 
 def problem(state: State | None, event: Event, rule_id: str, expected: str, found: str, seat: Any = None) -> Problem:
-    names = state.names if state else []
-    player = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
-    turn = (state.turn or None) if state else None
-    return Problem(rule_id, RULES[rule_id], expected, found, Location(seq=event.seq, turn=turn, player=player))
+    return rule_problem(RULES, rule_id, expected, found, event, state.names if state else [], seat,
+                        (state.turn or None) if state else None)
 
 
 def expected_words(state: State) -> str:
@@ -93,9 +93,7 @@ def expected_words(state: State) -> str:
 
 
 def event_words(event: Event) -> str:
-    p = event.payload
-    details = [f"{k} {p[k]}" for k in ("seat", "card", "source", "deck", "phase", "round") if k in p]
-    return event.type + (f" ({', '.join(details)})" if details else "")
+    return shared_event_words(event, ("seat", "card", "source", "deck", "phase", "round"))
 
 
 # ----------------------------------------------------------------------------- checking
