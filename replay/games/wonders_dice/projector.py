@@ -11,6 +11,7 @@ from replay.events import Event
 from replay.packs import PackLibrary
 from replay.problems import Problem
 
+from . import compiled
 from .engine import (
     Chooser,
     Fail,
@@ -56,6 +57,22 @@ def apply(state: GameState, event: Event) -> list[Problem]:
     changed). Returns the claims it writes down wrongly (the rules' values stand)."""
     p = event.payload
     t = event.type
+    if t == "action_taken":
+        fast = compiled.ACTION
+        if fast is not None:  # the compiled kernel: the usual one-step action, or None with nothing changed
+            done = fast(state, p)
+            if done is not None:
+                found: list[Problem] = done  # the claims all right: no problem
+                if type(done) is not list:  # the claims for the Python code to check (as _direct_action does)
+                    seat = p["player"]
+                    found = _check_claims(state, seat, p["claims"], done[0], done[1], fail_for(state, event, seat))
+                state.seq = event.seq
+                return found
+    elif t == "dice_rolled":
+        fast = compiled.ROLL
+        if fast is not None and fast(state, p) is not None:  # a roll in the Forum's order, checked and applied
+            state.seq = event.seq
+            return []
     seat = p.get("player") if t == "action_taken" else None
     fail = fail_for(state, event, seat)
     problems: list[Problem] = []

@@ -12,6 +12,7 @@ from replay.errors import RuleViolation
 from replay.events import Event
 from replay.problems import Problem
 
+from . import compiled
 from .engine import StepKey, fail_for
 from .legal import legal_actions
 from .projector import _action, _done, apply, apply_trusted, finish_actions, start_state
@@ -19,7 +20,7 @@ from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState, PlayerState
 
-_POSITIONS: dict[tuple[int, int | None], Position] = {}
+_POSITIONS = compiled.POSITIONS  # one Position per (turn, seat), read by the compiled kernel too
 
 
 class WondersDiceRules(Rules[GameState, Ruleset]):
@@ -81,6 +82,11 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
         return state.phase in ("over", "ended")
 
     def position(self, state: GameState, event: Event) -> Position:
+        fast = compiled.POSITION
+        if fast is not None:  # the compiled kernel: a cached position, or None for the code below
+            cached = fast(event.type, event.payload)
+            if cached is not None:
+                return cached
         p = event.payload
         turn = p.get("turn")
         if not isinstance(turn, int):

@@ -1,0 +1,653 @@
+/* The compiled fast path of the 7 Wonders Dice fold (optional: see compiled.py).
+ *
+ * Two functions, each the usual case of one event type, over the same Python objects the
+ * pure-Python fold uses (GameState, PlayerState, the board's compiled SpacePlans):
+ *
+ *   action(state, payload) -> None | list | (paid, vp)
+ *       projector._direct_action + kernel.direct_action for a one-step action (pass, or one
+ *       space built with a die or on the Wonder) that asks nothing further and is not on a Guild
+ *       Court: checked, applied, the seat's turn done. [] when the claims are all right (or
+ *       absent); (paid, vp) when they must be checked (the Python code reports them).
+ *   roll(state, payload) -> None | True
+ *       projector._roll + _start_turn for a roll of the Forum's dice in the Forum's order.
+ *   position(event_type, payload) -> Position | None
+ *       rules.position's cached Position of (turn, seat) when both are exact ints.
+ *
+ * None: declined, with nothing changed. Anything unusual is declined (a value of another type
+ * than the exact int/str/list/dict expected, a missing key, a rule broken, a question to ask, a
+ * Guild Court space, an effect of another kind than listed below...), and the Python code then
+ * does what it always did, so its problems and messages are unchanged. Every check is made before
+ * anything changes. Effects other than "vp" are applied by engine.apply_effect itself (a
+ * callback). The Python code is the reference: tests/test_wd_compiled.py runs both on the same
+ * games and damaged events and compares states, problems and outputs.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* ------------------------------------------------------------------ interned names */
+
+static PyObject *s_phase, *s_pending, *s_options, *s_resolution, *s_players, *s_next_seat, *s_turn, *s_coins,
+    *s_board, *s_rules, *s_compiled, *s_plans, *s_forum, *s_roll, *s_start, *s_special, *s_unlocked, *s_reaches,
+    *s_free_colours, *s_forum_sections, *s_discount_all, *s_discount, *s_producers, *s_crossed, *s_resources_spent,
+    *s_bonuses, *s_income, *s_coin_cap, *s_resources, *s_this_turn, *s_agora_completers, *s_acted, *s_vp, *s_type,
+    *s_pass_coins, *s_faces, *s_follow_ups;
+static PyObject *k_player, *k_steps, *k_kind, *k_building, *k_lane, *k_space, *k_die, *k_claims, *k_paid, *k_dice,
+    *k_id, *k_colour, *k_face, *k_section;
+static PyObject *v_actions, *v_two_phase, *v_pass, *v_build, *v_wonder, *v_when_chosen, *v_after_paying,
+    *v_after_action, *v_spent, *v_swaps, *v_roll, *v_vp;
+
+static PyObject *apply_effect = NULL; /* engine.apply_effect, set by setup() */
+
+/* ------------------------------------------------------------------ references held for one call */
+
+#define MAXREF 256
+typedef struct {
+    PyObject *o[MAXREF];
+    int n;
+    int full;
+} Refs;
+
+static PyObject *keep(Refs *r, PyObject *o) {
+    if (o == NULL) return NULL;
+    if (r->n >= MAXREF) {
+        Py_DECREF(o);
+        r->full = 1;
+        return NULL;
+    }
+    r->o[r->n++] = o;
+    return o;
+}
+
+static void release(Refs *r) {
+    while (r->n) Py_DECREF(r->o[--r->n]);
+}
+
+#define GA(obj, name) keep(&refs, PyObject_GetAttr((obj), (name)))
+
+/* Whether two objects are equal exact str objects (identity first). */
+static int eq(PyObject *a, PyObject *b) {
+    if (a == b) return 1;
+    if (!PyUnicode_CheckExact(a) || !PyUnicode_CheckExact(b)) return 0;
+    if (PyUnicode_GET_LENGTH(a) != PyUnicode_GET_LENGTH(b)) return 0;
+    return PyUnicode_Compare(a, b) == 0;
+}
+
+/* An exact int that fits a C long, into *out; 0 if not (no error left set). */
+static int as_long(PyObject *o, long *out) {
+    int overflow = 0;
+    if (o == NULL || !PyLong_CheckExact(o)) return 0;
+    *out = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (*out == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* Values kept far from overflow: anything larger is declined to the Python code. */
+#define SMALL(x) ((x) > -1000000000L && (x) < 1000000000L)
+
+static long gained(int capped, long cap, long coins, long gain) {
+    long total = coins + gain;
+    return capped && cap < total ? cap : total;
+}
+
+static int set_long(PyObject *obj, PyObject *name, long value) {
+    PyObject *v = PyLong_FromLong(value);
+    if (v == NULL) return -1;
+    int rc = PyObject_SetAttr(obj, name, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+/* PlayerState.resources: crossed spaces that produce a resource, less those spent; 0 on failure. */
+static int player_resources(PyObject *producers, PyObject *crossed_all, long spent, long *out) {
+    long made = 0;
+    if (!PyTuple_CheckExact(producers)) return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(producers);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(producers, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return 0;
+        PyObject *crossed = PyDict_GetItemWithError(crossed_all, PyTuple_GET_ITEM(pair, 0));
+        if (crossed == NULL) {
+            if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+            continue;
+        }
+        if (!PySet_CheckExact(crossed)) return 0;
+        if (PySet_GET_SIZE(crossed) == 0) continue;
+        PyObject *spaces = PyTuple_GET_ITEM(pair, 1);
+        if (!PyFrozenSet_CheckExact(spaces)) return 0;
+        PyObject *it = PyObject_GetIter(spaces), *x;
+        if (it == NULL) { PyErr_Clear(); return 0; }
+        while ((x = PyIter_Next(it)) != NULL) {
+            int in = PySet_Contains(crossed, x);
+            Py_DECREF(x);
+            if (in < 0) { Py_DECREF(it); PyErr_Clear(); return 0; }
+            made += in;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
+    }
+    *out = made - spent;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ action */
+
+#define MAXEFFECTS 16
+#define NEED(cond) do { if (!(cond)) goto decline; } while (0)
+
+static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "action(state, payload)");
+        return NULL;
+    }
+    PyObject *state = args[0], *p = args[1];
+    Refs refs;
+    refs.n = 0;
+    refs.full = 0;
+    PyObject *result = NULL;
+    long seat, n, next_seat, turn, state_turn, coins, cap = 0, extra = 0, resources = 0, cost, bonus_size, agora_size;
+    int capped;
+
+    /* ---- projector._direct_action's guards */
+    PyObject *phase = GA(state, s_phase);
+    NEED(phase && eq(phase, v_actions));
+    PyObject *pending = GA(state, s_pending);
+    NEED(pending && PyDict_CheckExact(pending) && PyDict_GET_SIZE(pending) == 0);
+    PyObject *options = GA(state, s_options);
+    NEED(options);
+    PyObject *resolution = GA(options, s_resolution);
+    NEED(resolution && PyUnicode_CheckExact(resolution) && !eq(resolution, v_two_phase));
+    NEED(PyDict_CheckExact(p));
+    PyObject *seat_o = PyDict_GetItemWithError(p, k_player);
+    NEED(as_long(seat_o, &seat));
+    NEED(as_long(GA(state, s_next_seat), &next_seat) && seat == next_seat);
+    PyObject *players = GA(state, s_players);
+    NEED(players && PyList_CheckExact(players));
+    n = (long)PyList_GET_SIZE(players);
+    NEED(0 <= seat && seat < n);
+    NEED(as_long(PyDict_GetItemWithError(p, s_turn), &turn));
+    NEED(as_long(GA(state, s_turn), &state_turn) && turn == state_turn);
+    PyObject *steps = PyDict_GetItemWithError(p, k_steps);
+    NEED(steps && PyList_CheckExact(steps) && PyList_GET_SIZE(steps) == 1);
+    PyObject *step = PyList_GET_ITEM(steps, 0);
+    NEED(PyDict_CheckExact(step));
+    PyObject *kind = PyDict_GetItemWithError(step, k_kind);
+    NEED(kind && PyUnicode_CheckExact(kind));
+
+    PyObject *player = PyList_GET_ITEM(players, seat);
+    PyObject *rules = GA(state, s_rules);
+    NEED(rules);
+    PyObject *start = GA(rules, s_start);
+    NEED(start);
+    NEED(as_long(GA(player, s_coins), &coins) && SMALL(coins));
+    PyObject *cap_o = GA(options, s_coin_cap);
+    NEED(cap_o);
+    capped = cap_o != Py_None;
+    if (capped) NEED(as_long(cap_o, &cap) && SMALL(cap));
+    long paid = 0, vp = 0;
+
+    if (eq(kind, v_pass)) {
+        long pass_coins;
+        NEED(as_long(GA(start, s_pass_coins), &pass_coins) && SMALL(pass_coins));
+        if (set_long(player, s_coins, gained(capped, cap, coins, pass_coins)) < 0) goto error;
+        goto done;
+    }
+    int wonder = eq(kind, v_wonder);
+    NEED(wonder || eq(kind, v_build));
+
+    /* ---- kernel._found */
+    PyObject *building = PyDict_GetItemWithError(step, k_building);
+    PyObject *lane = PyDict_GetItemWithError(step, k_lane);
+    PyObject *space = PyDict_GetItemWithError(step, k_space);
+    NEED(building && lane && space && PyUnicode_CheckExact(building) && PyUnicode_CheckExact(lane)
+         && PyUnicode_CheckExact(space));
+    PyObject *board = GA(player, s_board);
+    PyObject *compiled = GA(rules, s_compiled);
+    NEED(board && compiled && PyDict_CheckExact(compiled));
+    PyObject *board_id = keep(&refs, PyLong_FromVoidPtr(board));
+    NEED(board_id);
+    PyObject *tables = PyDict_GetItemWithError(compiled, board_id);
+    NEED(tables);
+    PyObject *tables_board = GA(tables, s_board);
+    NEED(tables_board == board);  /* the board the cache entry was made for (board_tables checks the same) */
+    PyObject *plans = GA(tables, s_plans);
+    NEED(plans && PyDict_CheckExact(plans));
+    PyObject *key = keep(&refs, PyTuple_Pack(3, building, lane, space));
+    NEED(key);
+    PyObject *plan = PyDict_GetItemWithError(plans, key);
+    NEED(plan && PyTuple_Check(plan) && PyTuple_GET_SIZE(plan) == 9);
+    /* SpacePlan: before, cost, effects, category, locked, guild, asks, bonus_size, agora_size */
+    PyObject *before = PyTuple_GET_ITEM(plan, 0), *effects = PyTuple_GET_ITEM(plan, 2);
+    PyObject *category = PyTuple_GET_ITEM(plan, 3), *locked = PyTuple_GET_ITEM(plan, 4);
+    NEED(PyTuple_CheckExact(before) && PyTuple_CheckExact(effects));
+    NEED(as_long(PyTuple_GET_ITEM(plan, 1), &cost) && SMALL(cost));
+    NEED(PyTuple_GET_ITEM(plan, 5) == Py_False && PyTuple_GET_ITEM(plan, 6) == Py_False);  /* no Guild Court; asks nothing */
+    NEED(as_long(PyTuple_GET_ITEM(plan, 7), &bonus_size) && as_long(PyTuple_GET_ITEM(plan, 8), &agora_size));
+    PyObject *crossed_all = GA(player, s_crossed);
+    NEED(crossed_all && PyDict_CheckExact(crossed_all));
+    PyObject *crossed = PyDict_GetItemWithError(crossed_all, building);  /* borrowed; NULL: none crossed yet */
+    NEED(crossed || !PyErr_Occurred());
+    NEED(crossed == NULL || PySet_CheckExact(crossed));
+    long n_crossed = crossed ? (long)PySet_GET_SIZE(crossed) : 0;
+    if (bonus_size && n_crossed + 1 >= bonus_size) {
+        PyObject *bonuses = GA(player, s_bonuses);
+        NEED(bonuses && PyList_CheckExact(bonuses));
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bonuses); i++)
+            NEED(PyList_GET_ITEM(bonuses, i) == Py_True);  /* a bonus slot to choose: the resolver's */
+    }
+    PyObject *unlocked = GA(player, s_unlocked);
+    NEED(unlocked && PySet_CheckExact(unlocked));
+    PyObject *colour = NULL;  /* the die's colour; NULL for the Wonder */
+    if (wonder) {
+        NEED(eq(building, v_wonder));
+    } else {
+        PyObject *die = PyDict_GetItemWithError(step, k_die);
+        NEED(die && PyUnicode_CheckExact(die));
+        PyObject *forum = GA(state, s_forum), *roll = GA(state, s_roll);
+        NEED(forum && roll && PyDict_CheckExact(forum) && PyDict_CheckExact(roll));
+        colour = PyDict_GetItemWithError(forum, die);
+        NEED(colour && PyUnicode_CheckExact(colour));
+        PyObject *shown = PyDict_GetItemWithError(roll, die);
+        NEED(shown && PyTuple_CheckExact(shown) && PyTuple_GET_SIZE(shown) == 2);
+        PyObject *face = PyTuple_GET_ITEM(shown, 0);
+        long section;
+        NEED(PyUnicode_CheckExact(face) && as_long(PyTuple_GET_ITEM(shown, 1), &section));
+        PyObject *special = GA(start, s_special);
+        NEED(special && PyTuple_CheckExact(special));
+        int is_special = PySequence_Contains(special, colour);
+        NEED(is_special >= 0);
+        if (is_special) {
+            int in = PySet_Contains(unlocked, colour);
+            NEED(in == 1);
+        }
+        PyObject *reaches = GA(tables, s_reaches);
+        NEED(reaches && PyDict_CheckExact(reaches));
+        PyObject *by_face = PyDict_GetItemWithError(reaches, colour);
+        NEED(by_face && PyDict_CheckExact(by_face));
+        PyObject *reach = PyDict_GetItemWithError(by_face, face);
+        NEED(reach && PyFrozenSet_CheckExact(reach));
+        PyObject *pair = keep(&refs, PyTuple_Pack(2, building, lane));
+        NEED(pair);
+        NEED(PySet_Contains(reach, pair) == 1);
+        PyObject *free = GA(player, s_free_colours);
+        NEED(free && PySet_CheckExact(free));
+        int is_free = PySet_Contains(free, colour);
+        NEED(is_free >= 0);
+        if (!is_free) {
+            PyObject *sections = GA(start, s_forum_sections);
+            NEED(sections && PyTuple_CheckExact(sections) && 0 <= section && section < PyTuple_GET_SIZE(sections));
+            long base, all, one = 0;
+            NEED(as_long(PyTuple_GET_ITEM(sections, section), &base) && SMALL(base));
+            NEED(as_long(GA(player, s_discount_all), &all) && SMALL(all));
+            PyObject *discount = GA(player, s_discount);
+            NEED(discount && PyDict_CheckExact(discount));
+            PyObject *d = PyDict_GetItemWithError(discount, colour);
+            NEED(d || !PyErr_Occurred());
+            if (d) NEED(as_long(d, &one) && SMALL(one));
+            extra = base - all - one;
+            if (extra < 0) extra = 0;
+        }
+    }
+    long spent = 0;
+    NEED(as_long(GA(player, s_resources_spent), &spent) && SMALL(spent));
+    if (cost) {
+        PyObject *producers = GA(player, s_producers);
+        NEED(producers && player_resources(producers, crossed_all, spent, &resources));
+        if (resources < 0) resources = 0;
+    }
+    /* ---- kernel._space_ok (no Guild Court here) */
+    if (locked != Py_None) NEED(PySet_Contains(unlocked, locked) == 1);
+    Py_ssize_t n_before = PyTuple_GET_SIZE(before);
+    if (n_crossed) {
+        NEED(PySet_Contains(crossed, space) == 0);
+        for (Py_ssize_t i = 0; i < n_before; i++)
+            NEED(PySet_Contains(crossed, PyTuple_GET_ITEM(before, i)) == 1);
+    } else {
+        NEED(n_before == 0);
+    }
+    PyObject *when = GA(options, s_income);
+    NEED(when && PyUnicode_CheckExact(when));
+    long income = 0;
+    PyObject *income_d = GA(player, s_income);
+    NEED(income_d && PyDict_CheckExact(income_d));
+    if (colour) {
+        PyObject *i = PyDict_GetItemWithError(income_d, colour);
+        NEED(i || !PyErr_Occurred());
+        if (i) NEED(as_long(i, &income) && SMALL(income));
+    }
+    long owed = extra + (cost > resources ? cost - resources : 0);
+    long credit = eq(when, v_when_chosen) ? income : 0;
+    NEED(owed <= (credit ? gained(capped, cap, coins, credit) : coins));
+    /* the effects: "vp" applied here, any other kind by engine.apply_effect */
+    Py_ssize_t n_effects = PyTuple_GET_SIZE(effects);
+    NEED(n_effects <= MAXEFFECTS);
+    long effect_vp[MAXEFFECTS];
+    int here[MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect */
+    PyObject *vp_d = NULL;
+    for (Py_ssize_t i = 0; i < n_effects; i++) {
+        PyObject *e = PyTuple_GET_ITEM(effects, i);
+        PyObject *t = GA(e, s_type);
+        NEED(t && PyUnicode_CheckExact(t));
+        here[i] = eq(t, v_vp);
+        if (here[i]) {
+            NEED(as_long(GA(e, s_vp), &effect_vp[i]) && SMALL(effect_vp[i]));
+            if (vp_d == NULL) {
+                long held;
+                vp_d = GA(player, s_vp);
+                NEED(vp_d && PyDict_CheckExact(vp_d));
+                PyObject *cur = PyDict_GetItemWithError(vp_d, category);
+                NEED(cur || !PyErr_Occurred());
+                if (cur) NEED(as_long(cur, &held) && SMALL(held));
+            }
+        }
+    }
+    PyObject *this_turn = GA(player, s_this_turn);
+    NEED(this_turn && PyList_CheckExact(this_turn));
+    PyObject *completers = NULL;
+    if (agora_size) {
+        completers = GA(state, s_agora_completers);
+        NEED(completers && PyList_CheckExact(completers));
+    }
+    PyObject *spend_o = GA(options, s_resources);
+    NEED(spend_o && PyUnicode_CheckExact(spend_o));
+
+    /* ---- kernel._cross: from here on the table changes */
+    if (income && eq(when, v_when_chosen)) coins = gained(capped, cap, coins, income);
+    paid = owed;
+    if (cost && eq(spend_o, v_spent)) {
+        if (set_long(player, s_resources_spent, spent + (cost < resources ? cost : resources)) < 0) goto error;
+    }
+    coins -= paid;
+    if (income && eq(when, v_after_paying)) coins = gained(capped, cap, coins, income);
+    if (set_long(player, s_coins, coins) < 0) goto error;
+    if (crossed == NULL) {
+        PyObject *fresh = keep(&refs, PySet_New(NULL));
+        if (fresh == NULL || PyDict_SetItem(crossed_all, building, fresh) < 0) goto error;
+        crossed = fresh;
+    }
+    if (PySet_Add(crossed, space) < 0) goto error;
+    PyObject *done_pair = keep(&refs, PyTuple_Pack(2, building, space));
+    if (done_pair == NULL || PyList_Append(this_turn, done_pair) < 0) goto error;
+    for (Py_ssize_t i = 0; i < n_effects; i++) {
+        PyObject *e = PyTuple_GET_ITEM(effects, i);
+        if (here[i]) {
+            long now = 0;
+            PyObject *cur = PyDict_GetItemWithError(vp_d, category);
+            if (cur == NULL && PyErr_Occurred()) goto error;
+            if (cur != NULL && !as_long(cur, &now)) {
+                PyErr_SetString(PyExc_TypeError, "VP held are not a small int");
+                goto error;
+            }
+            PyObject *sum = PyLong_FromLong(now + effect_vp[i]);
+            if (sum == NULL) goto error;
+            int rc = PyDict_SetItem(vp_d, category, sum);
+            Py_DECREF(sum);
+            if (rc < 0) goto error;
+            vp += effect_vp[i];
+        } else {
+            PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e, category, building, NULL));
+            if (got == NULL) goto error;
+            long v;
+            if (!as_long(got, &v)) {
+                PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
+                goto error;
+            }
+            vp += v;
+        }
+    }
+    if (agora_size && (long)PySet_GET_SIZE(crossed) == agora_size) {
+        if (PyList_Append(completers, seat_o) < 0) goto error;
+    }
+    if (income && eq(when, v_after_action)) {
+        long now;
+        if (!as_long(GA(player, s_coins), &now)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
+            goto error;
+        }
+        if (set_long(player, s_coins, gained(capped, cap, now, income)) < 0) goto error;
+    }
+
+done:
+    /* ---- projector._done */
+    {
+        PyObject *acted_set = GA(state, s_acted);
+        if (acted_set == NULL || !PySet_CheckExact(acted_set)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "acted is not a set");
+            goto error;
+        }
+        if (PySet_Add(acted_set, seat_o) < 0) goto error;
+        long nxt = n;
+        for (long s = 0; s < n; s++) {
+            PyObject *so = keep(&refs, PyLong_FromLong(s));
+            if (so == NULL) goto error;
+            int in = PySet_Contains(acted_set, so);
+            if (in < 0) goto error;
+            if (!in) {
+                nxt = s;
+                break;
+            }
+        }
+        if (set_long(state, s_next_seat, nxt) < 0) goto error;
+        if ((long)PySet_GET_SIZE(acted_set) == n && PyObject_SetAttr(state, s_phase, v_swaps) < 0) goto error;
+    }
+    /* ---- the claims: all right (the usual case), or for the Python code to report */
+    {
+        PyObject *claims = PyDict_GetItemWithError(p, k_claims);
+        if (claims == NULL && PyErr_Occurred()) goto error;
+        int truth = claims == NULL ? 0 : PyObject_IsTrue(claims);
+        if (truth < 0) goto error;
+        if (truth && PyDict_CheckExact(claims)) {
+            long now, c;
+            PyObject *cp = PyDict_GetItemWithError(claims, k_paid);
+            PyObject *cv = PyDict_GetItemWithError(claims, s_vp);
+            PyObject *cc = PyDict_GetItemWithError(claims, s_coins);
+            if (PyErr_Occurred()) goto error;
+            int right = (cp == NULL || cp == Py_None || (as_long(cp, &c) && c == paid))
+                        && (cv == NULL || cv == Py_None || (as_long(cv, &c) && c == vp));
+            if (right && cc != NULL && cc != Py_None)
+                right = as_long(GA(player, s_coins), &now) && as_long(cc, &c) && c == now;
+            if (PyErr_Occurred()) goto error;
+            truth = !right;
+        }
+        if (truth) {
+            result = Py_BuildValue("(ll)", paid, vp);
+        } else {
+            result = PyList_New(0);
+        }
+    }
+    release(&refs);
+    return result;
+
+decline:
+    release(&refs);
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_RETURN_NONE;
+
+error:
+    release(&refs);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the compiled kernel lost track of its references");
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ roll */
+
+static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "roll(state, payload)");
+        return NULL;
+    }
+    PyObject *state = args[0], *p = args[1];
+    Refs refs;
+    refs.n = 0;
+    refs.full = 0;
+    long turn, state_turn;
+    PyObject *phase = GA(state, s_phase);
+    NEED(phase && eq(phase, v_roll));
+    NEED(PyDict_CheckExact(p));
+    PyObject *turn_o = PyDict_GetItemWithError(p, s_turn);
+    NEED(as_long(turn_o, &turn) && as_long(GA(state, s_turn), &state_turn) && SMALL(state_turn) && turn == state_turn + 1);
+    PyObject *dice = PyDict_GetItemWithError(p, k_dice);
+    NEED(dice && PyList_CheckExact(dice));
+    PyObject *forum = GA(state, s_forum);
+    NEED(forum && PyDict_CheckExact(forum) && PyDict_GET_SIZE(forum) == PyList_GET_SIZE(dice));
+    PyObject *rules = GA(state, s_rules);
+    NEED(rules);
+    PyObject *start = GA(rules, s_start);
+    NEED(start);
+    PyObject *sections = GA(start, s_forum_sections);
+    NEED(sections && PyTuple_CheckExact(sections));
+    Py_ssize_t n_sections = PyTuple_GET_SIZE(sections);
+    PyObject *all_faces = GA(rules, s_faces);
+    NEED(all_faces && PyDict_CheckExact(all_faces));
+    PyObject *rolled = keep(&refs, PyDict_New());
+    NEED(rolled);
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *id, *colour;
+    while (PyDict_Next(forum, &pos, &id, &colour)) {  /* the dice rolled in the Forum's order */
+        PyObject *d = PyList_GET_ITEM(dice, i++);
+        NEED(PyDict_CheckExact(d));
+        PyObject *did = PyDict_GetItemWithError(d, k_id), *dcolour = PyDict_GetItemWithError(d, k_colour);
+        PyObject *face = PyDict_GetItemWithError(d, k_face), *section = PyDict_GetItemWithError(d, k_section);
+        NEED(did && dcolour && face && section);
+        NEED(eq(did, id) && PyUnicode_CheckExact(id) && eq(dcolour, colour) && PyUnicode_CheckExact(face));
+        long s;
+        NEED(as_long(section, &s) && 0 <= s && s < n_sections);
+        PyObject *faces = PyDict_GetItemWithError(all_faces, colour);
+        NEED(faces && PyDict_CheckExact(faces));
+        NEED(PyDict_Contains(faces, face) == 1);
+        PyObject *shown = keep(&refs, PyTuple_Pack(2, face, section));
+        NEED(shown && PyDict_SetItem(rolled, id, shown) == 0);
+    }
+    PyObject *players = GA(state, s_players);
+    NEED(players && PyList_CheckExact(players));
+    PyObject *follow_ups = GA(state, s_follow_ups), *pending = GA(state, s_pending);
+    NEED(follow_ups && pending && PyDict_CheckExact(follow_ups) && PyDict_CheckExact(pending));
+    Py_ssize_t n = PyList_GET_SIZE(players);
+    PyObject *turns[64];
+    NEED(n <= 64);
+    for (Py_ssize_t j = 0; j < n; j++) {
+        turns[j] = GA(PyList_GET_ITEM(players, j), s_this_turn);
+        NEED(turns[j] && PyList_CheckExact(turns[j]));
+    }
+    /* ---- projector._start_turn: from here on the table changes */
+    {
+        PyObject *acted = keep(&refs, PySet_New(NULL)), *completers = keep(&refs, PyList_New(0));
+        PyObject *zero = keep(&refs, PyLong_FromLong(0));
+        if (acted == NULL || completers == NULL || zero == NULL) goto error;
+        if (PyObject_SetAttr(state, s_roll, rolled) < 0 || PyObject_SetAttr(state, s_turn, turn_o) < 0
+            || PyObject_SetAttr(state, s_phase, v_actions) < 0 || PyObject_SetAttr(state, s_next_seat, zero) < 0
+            || PyObject_SetAttr(state, s_acted, acted) < 0 || PyObject_SetAttr(state, s_agora_completers, completers) < 0)
+            goto error;
+        PyDict_Clear(follow_ups);
+        PyDict_Clear(pending);
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (PyList_SetSlice(turns[j], 0, PyList_GET_SIZE(turns[j]), NULL) < 0) goto error;
+    }
+    release(&refs);
+    Py_RETURN_TRUE;
+
+decline:
+    release(&refs);
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_RETURN_NONE;
+
+error:
+    release(&refs);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the compiled kernel lost track of its references");
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ position */
+
+static PyObject *positions = NULL; /* rules._POSITIONS, set by setup() */
+static PyObject *s_action_taken;
+
+/* position(event_type, payload): the cached Position of (turn, seat), or None for the Python code
+ * (rules.position) to make (an odd value, a pair not cached yet). */
+static PyObject *position(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "position(event_type, payload)");
+        return NULL;
+    }
+    PyObject *type = args[0], *p = args[1];
+    if (positions == NULL || !PyDict_CheckExact(p)) Py_RETURN_NONE;
+    PyObject *turn = PyDict_GetItemWithError(p, s_turn);
+    if (turn == NULL || !PyLong_CheckExact(turn)) goto odd;
+    PyObject *seat = Py_None;
+    if (eq(type, s_action_taken)) {
+        seat = PyDict_GetItemWithError(p, k_player);
+        if (seat == NULL || !PyLong_CheckExact(seat)) goto odd;
+    }
+    PyObject *key = PyTuple_Pack(2, turn, seat);
+    if (key == NULL) return NULL;
+    PyObject *found = PyDict_GetItemWithError(positions, key);
+    Py_DECREF(key);
+    if (found != NULL) return Py_NewRef(found);
+odd:
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ setup */
+
+static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyCallable_Check(args[1]) || !PyDict_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "setup(SpacePlan._fields, apply_effect, positions)");
+        return NULL;
+    }
+    PyObject *expected = Py_BuildValue("(sssssssss)", "before", "cost", "effects", "category", "locked", "guild", "asks",
+                                       "bonus_size", "agora_size");
+    if (expected == NULL) return NULL;
+    int same = PyObject_RichCompareBool(args[0], expected, Py_EQ);
+    Py_DECREF(expected);
+    if (same < 0) return NULL;
+    if (!same) {
+        PyErr_SetString(PyExc_ImportError, "SpacePlan's fields are not the ones the compiled kernel reads");
+        return NULL;
+    }
+    Py_XSETREF(apply_effect, Py_NewRef(args[1]));
+    Py_XSETREF(positions, Py_NewRef(args[2]));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL, "setup(SpacePlan._fields, apply_effect, positions)"},
+    {"position", (PyCFunction)(void (*)(void))position, METH_FASTCALL,
+     "position(event_type, payload): the cached Position of (turn, seat), or None"},
+    {"action", (PyCFunction)(void (*)(void))action, METH_FASTCALL,
+     "action(state, payload): a one-step action applied (the claims' verdict), or None, nothing changed"},
+    {"roll", (PyCFunction)(void (*)(void))roll, METH_FASTCALL,
+     "roll(state, payload): True, the roll applied, or None, nothing changed"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ckernel",
+                                    "The compiled fast path of the 7 Wonders Dice fold (see compiled.py).", -1, methods};
+
+#define INTERN(var, text) if (((var) = PyUnicode_InternFromString(text)) == NULL) return NULL
+
+PyMODINIT_FUNC PyInit__ckernel(void) {
+    INTERN(s_phase, "phase"); INTERN(s_pending, "pending"); INTERN(s_options, "options");
+    INTERN(s_resolution, "resolution"); INTERN(s_players, "players"); INTERN(s_next_seat, "next_seat");
+    INTERN(s_turn, "turn"); INTERN(s_coins, "coins"); INTERN(s_board, "board"); INTERN(s_rules, "rules");
+    INTERN(s_compiled, "compiled"); INTERN(s_plans, "plans"); INTERN(s_forum, "forum"); INTERN(s_roll, "roll");
+    INTERN(s_start, "start"); INTERN(s_special, "special"); INTERN(s_unlocked, "unlocked");
+    INTERN(s_reaches, "reaches"); INTERN(s_free_colours, "free_colours"); INTERN(s_forum_sections, "forum_sections");
+    INTERN(s_discount_all, "discount_all"); INTERN(s_discount, "discount"); INTERN(s_producers, "producers");
+    INTERN(s_crossed, "crossed"); INTERN(s_resources_spent, "resources_spent"); INTERN(s_bonuses, "bonuses");
+    INTERN(s_income, "income"); INTERN(s_coin_cap, "coin_cap"); INTERN(s_resources, "resources");
+    INTERN(s_this_turn, "this_turn"); INTERN(s_agora_completers, "agora_completers"); INTERN(s_acted, "acted");
+    INTERN(s_vp, "vp"); INTERN(s_type, "type"); INTERN(s_pass_coins, "pass_coins"); INTERN(s_faces, "faces");
+    INTERN(s_follow_ups, "follow_ups"); INTERN(s_action_taken, "action_taken");
+    INTERN(k_player, "player"); INTERN(k_steps, "steps"); INTERN(k_kind, "kind"); INTERN(k_building, "building");
+    INTERN(k_lane, "lane"); INTERN(k_space, "space"); INTERN(k_die, "die"); INTERN(k_claims, "claims");
+    INTERN(k_paid, "paid"); INTERN(k_dice, "dice"); INTERN(k_id, "id"); INTERN(k_colour, "colour");
+    INTERN(k_face, "face"); INTERN(k_section, "section");
+    INTERN(v_actions, "actions"); INTERN(v_two_phase, "two_phase"); INTERN(v_pass, "pass"); INTERN(v_build, "build");
+    INTERN(v_wonder, "wonder"); INTERN(v_when_chosen, "when_chosen"); INTERN(v_after_paying, "after_paying");
+    INTERN(v_after_action, "after_action"); INTERN(v_spent, "spent"); INTERN(v_swaps, "swaps"); INTERN(v_roll, "roll");
+    INTERN(v_vp, "vp");
+    return PyModule_Create(&module);
+}

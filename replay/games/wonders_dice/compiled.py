@@ -1,0 +1,80 @@
+"""The compiled fast path of the fold (``_ckernel``, a C extension built with the package when a
+compiler is there), and the switch between it and the pure-Python code.
+
+The extension does the usual case of two event types over the same objects as the Python code:
+a one-step action that asks nothing further (what :func:`kernel.direct_action` takes, less the
+Guild Court's spaces) and a roll of the Forum's dice in the Forum's order; and it finds an event's
+cached position. It declines anything
+else with nothing changed, and the Python code then does what it always did: the Python code is
+the reference and the fallback, and both give the same states, problems and outputs
+(``tests/test_wd_compiled.py``).
+
+``REPLAY_PURE=1`` in the environment (read at import) forces the pure-Python code; so does a
+machine where the extension was not built (``pip install`` goes on without it when the compiler
+fails). :func:`use` switches in-process (the benchmark compares both in one run).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from replay.contract import Position
+
+from .engine import SpacePlan, apply_effect
+
+Kernel = Callable[[Any, dict[str, Any]], Any]
+
+
+POSITIONS: dict[tuple[int, int | None], Position] = {}
+"""One Position per (turn, seat) (rules.position fills it; the compiled ``position`` reads it)."""
+
+
+def _load() -> tuple[Kernel | None, Kernel | None, Callable[[str, dict[str, Any]], Position | None] | None, str]:
+    """(action, roll, position, why not) from the extension, or (None, None, None, the reason)."""
+    try:
+        from . import _ckernel  # type: ignore[attr-defined]
+    except ImportError as missing:
+        if importlib.util.find_spec(f"{__package__}._ckernel") is None:
+            return None, None, None, "the compiled kernel (replay.games.wonders_dice._ckernel) is not built"
+        return None, None, None, f"the compiled kernel does not load ({missing})"
+    try:
+        _ckernel.setup(SpacePlan._fields, apply_effect, POSITIONS)
+    except ImportError as stale:  # built from other sources than these
+        return None, None, None, str(stale)
+    return _ckernel.action, _ckernel.roll, _ckernel.position, ""
+
+
+BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, NOT_BUILT = _load()
+"""The extension's functions (None where it is not built), and why not ("" when it is)."""
+
+PURE = os.environ.get("REPLAY_PURE", "") not in ("", "0")
+"""REPLAY_PURE=1: the pure-Python code, even where the extension is built."""
+
+ACTION: Kernel | None = None if PURE else BUILT_ACTION
+"""``action(state, payload)``: None (declined, nothing changed), a list (the action applied, its
+claims all right: the problems, none) or (paid, VP) (applied, the claims for the Python code to check)."""
+ROLL: Kernel | None = None if PURE else BUILT_ROLL
+"""``roll(state, payload)``: None (declined, nothing changed) or True (the roll applied)."""
+POSITION = None if PURE else BUILT_POSITION
+"""``position(event type, payload)``: the cached Position of the event's (turn, seat), or None."""
+
+
+def active() -> bool:
+    """Whether the fold uses the compiled kernel now."""
+    return ACTION is not None
+
+
+@contextmanager
+def use(compiled: bool) -> Iterator[bool]:
+    """The compiled kernel on (where built) or off for a while; yields whether it is on."""
+    global ACTION, ROLL, POSITION
+    saved = ACTION, ROLL, POSITION
+    ACTION, ROLL, POSITION = (BUILT_ACTION, BUILT_ROLL, BUILT_POSITION) if compiled else (None, None, None)
+    try:
+        yield ACTION is not None
+    finally:
+        ACTION, ROLL, POSITION = saved

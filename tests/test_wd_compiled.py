@@ -1,0 +1,191 @@
+"""The compiled kernel of the 7 Wonders Dice fold (``_ckernel``, see ``compiled.py``) against the
+pure-Python code, its reference: the same states (snapshot and hash), the same problems with the
+same words, the same outputs, event by event, on thousands of simulated games under every option
+set and on damaged games (the usual damage of ``test_wd_direct.py``, and values of the wrong type,
+rolls out of order, odd claims: what the kernel must decline to the Python code).
+
+Where the extension is not built (no compiler when the package was installed) these tests are
+skipped, saying so; with ``REPLAY_REQUIRE_COMPILED=1`` (CI, ``.ci/run``) they fail instead.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from test_wd_direct import NAMES, OPTIONS, _damage
+
+from replay.driver import Replay
+from replay.events import Event
+from replay.games.wonders_dice import GAME, compiled, simulate_game
+from replay.games.wonders_dice.rules_data import shipped_rulesets
+
+if compiled.BUILT_ACTION is None:
+    if os.environ.get("REPLAY_REQUIRE_COMPILED", "") not in ("", "0"):
+        raise RuntimeError(f"REPLAY_REQUIRE_COMPILED is set, but {compiled.NOT_BUILT}")
+    pytest.skip(f"{compiled.NOT_BUILT}: only the pure-Python fold can run here", allow_module_level=True)
+
+MORE_OPTIONS = [*OPTIONS, ("7wd-default", {"resolution": "two_phase"}),
+                ("7wd-default", {"resolution": "simultaneous", "income": "after_action", "coin_cap": 9})]
+
+
+def _games(count: int, seed: int) -> list[list[Event]]:
+    rng = random.Random(seed)
+    packs = shipped_rulesets()
+    games = []
+    for i in range(count):
+        pack, update = MORE_OPTIONS[i % len(MORE_OPTIONS)]
+        rules = packs[pack]
+        bots = ("greedy", "random") if i % 8 == 0 else ("random",)  # greedy bots simulate slowly
+        games.append(simulate_game(f"c{i}", NAMES[:rng.randint(2, 7)], seed * 100_000 + i, bots, rules,
+                                   rules.options.model_copy(update=update)))
+    return games
+
+
+def _problem(p: Any) -> str:
+    return f"{p.rule_id}|{p.rule}|{p.expected}|{p.found}|{p.where}|{p.explanation}"
+
+
+def _trace(events: list[Event], on: bool, every: bool = True) -> list[Any]:
+    """Per event (or only at the end): the state's hash, snapshot and position, and the problems."""
+    with compiled.use(on) as active:
+        assert active == on
+        r = Replay(GAME, level="collect")
+        out: list[Any] = []
+        for i, e in enumerate(events):
+            step = r.push(e)
+            if every or i == len(events) - 1:
+                state = step.state
+                out.append((state.state_hash() if state is not None else "",
+                            json.dumps(GAME.rules.snapshot(state), sort_keys=True) if state is not None else "",
+                            step.position, step.refused, [_problem(p) for p in step.problems]))
+        return out
+
+
+def test_compiled_and_pure_agree_on_thousands_of_games() -> None:
+    """2,000 games (2-7 players, random bots and a greedy-random mix, six option sets): the same final table and no problem
+    either way; on the first 50 the same table, position and problems after every event."""
+    long = os.environ.get("REPLAY_FUZZ") == "long"
+    for i, events in enumerate(_games(10_000 if long else 2_000, 11)):
+        every = i < 50
+        pure = _trace(events, False, every)
+        assert _trace(events, True, every) == pure
+        assert all(not problems for *_, problems in pure)
+
+
+def _odd(events: list[Event], rng: random.Random) -> list[Event]:
+    """Values the compiled kernel must leave to the Python code: other types, other orders, other shapes."""
+    out = list(events)
+    for _ in range(3):
+        i = rng.randrange(1, len(out))
+        e = out[i]
+        p = copy.deepcopy(e.payload)
+        what = rng.randrange(12)
+        if e.type == "action_taken":
+            step = p["steps"][0]
+            if what == 0:
+                p["turn"] = float(p["turn"])
+            elif what == 1:
+                p["player"] = rng.choice([True, str(p["player"]), None, -1, 99])
+            elif what == 2:
+                p["claims"] = rng.choice([None, {}, [], {"paid": 1.0}, {"coins": "3"}, {"vp": None}, {"paid": True}])
+            elif what == 3:
+                step.pop(rng.choice(["kind", "building", "lane", "space", "die"]), None)
+            elif what == 4:
+                step[rng.choice(["building", "lane", "space", "die"])] = rng.choice([1, ["x"], None, True])
+            elif what == 5:
+                p["steps"] = rng.choice([[], "pass", [["build"]], p["steps"] * 2])
+            elif what == 6:
+                p["turn"] += rng.choice([-1, 1])
+            elif what == 7:
+                p["claims"] = {"paid": rng.randrange(5), "vp": rng.randrange(5), "coins": rng.randrange(15)}
+            else:
+                step["kind"] = rng.choice(["pass", "build", "wonder", 1, "Pass"])
+        elif e.type == "dice_rolled":
+            dice = p["dice"]
+            if what == 0:
+                rng.shuffle(dice)
+            elif what == 1:
+                dice[0]["section"] = rng.choice([-1, 9, 1.0, True, "1"])
+            elif what == 2:
+                dice[0]["face"] = rng.choice(["nothing", 3, None])
+            elif what == 3:
+                dice[-1]["colour"] = "pink"
+            elif what == 4:
+                dice.append(dict(dice[0]))
+            elif what == 5:
+                dice.pop()
+            elif what == 6:
+                p["turn"] = rng.choice([p["turn"] + 1, float(p["turn"]), True])
+            elif what == 7:
+                dice[0]["id"] = dice[-1]["id"]
+            elif what == 8:
+                del dice[0][rng.choice(["id", "colour", "face", "section"])]
+            else:
+                p["dice"] = rng.choice([[], None, "dice"])
+        else:
+            p["turn"] = p.get("turn", 0) + 1 if what < 6 else p.get("turn")
+        out[i] = e._replace(payload=p)
+    return out
+
+
+def test_compiled_and_pure_agree_on_damaged_games() -> None:
+    """80 games with damaged actions (test_wd_direct's damage) and 80 with odd values: every
+    event's table, position and problems (words included) the same both ways."""
+    rng = random.Random(5)
+    found = 0
+    for i, events in enumerate(_games(160, 12)):
+        damaged = _damage(events, rng) if i % 2 else _odd(events, rng)
+        pure = _trace(damaged, False)
+        assert _trace(damaged, True) == pure
+        found += sum(len(problems) for *_, problems in pure)
+    assert found > 80  # the damage was seen
+
+
+def test_the_compiled_kernel_takes_the_usual_events() -> None:
+    """Not a vacuous comparison: on the table before each event, the kernel (called on a copy) takes
+    most actions and every roll of simulated games; what it takes leaves the table the Python code
+    leaves."""
+    assert compiled.BUILT_ACTION is not None and compiled.BUILT_ROLL is not None
+    taken = {"action_taken": 0, "dice_rolled": 0}
+    seen = {"action_taken": 0, "dice_rolled": 0}
+    for events in _games(16, 13):
+        with compiled.use(False):
+            r = Replay(GAME, level="raise")
+            for e in events:
+                state = r.state
+                if state is not None and e.type in seen:
+                    seen[e.type] += 1
+                    mine = state.copy()
+                    kernel = compiled.BUILT_ACTION if e.type == "action_taken" else compiled.BUILT_ROLL
+                    if kernel(mine, e.payload) is not None:
+                        taken[e.type] += 1
+                        mine.seq = e.seq
+                        r.push(e)
+                        assert GAME.rules.snapshot(mine) == GAME.rules.snapshot(state)
+                        continue
+                r.push(e)
+    assert taken["dice_rolled"] == seen["dice_rolled"]
+    assert taken["action_taken"] > 0.75 * seen["action_taken"]
+
+
+def test_replay_pure_forces_the_python_code() -> None:
+    """REPLAY_PURE=1 in the environment: the compiled kernel is off, and the game folds to the same table."""
+    events = _games(1, 14)[0]
+    with compiled.use(True):
+        r = Replay(GAME, level="raise").run(events)
+    assert r.state is not None
+    code = ("import json, sys; from replay.events import Event; from replay.driver import Replay; "
+            "from replay.games.wonders_dice import GAME, compiled; "
+            "events = [Event(*e) for e in json.load(sys.stdin)]; "
+            "print(compiled.active(), Replay(GAME, level='raise').run(events).state.state_hash())")
+    env = {**os.environ, "REPLAY_PURE": "1"}
+    done = subprocess.run([sys.executable, "-c", code], input=json.dumps([list(e) for e in events]), env=env,
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", r.state.state_hash()]
