@@ -7,7 +7,10 @@ Replay is measured from the archive: read the Parquet files, decode to event rec
 fold every game with every rule check and claim. The baseline in the same run reads
 the same files and folds trivially (counts each game's events), so the ratio shows what
 the rules cost; the last row is the fold alone (the events already decoded, in memory).
-Simulation is measured per bot. Times are the process's CPU time (``time.process_time``): on a
+Simulation is measured per bot. Replay and the fold are measured twice in the same run, with the
+compiled kernel (``replay/games/wonders_dice/_ckernel.c``, where it is built) and with the pure-Python
+code (``compiled.use(False)``, what ``REPLAY_PURE=1`` gives), alternating ``--rounds`` times: the rows
+are the medians, and the last rows the ratios. Times are the process's CPU time (``time.process_time``): on a
 shared machine, wall-clock time measures the neighbours too.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -23,7 +27,7 @@ from game_bench import timed_replays
 
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.archive.compact import compact
-from replay.games.wonders_dice import simulate_game
+from replay.games.wonders_dice import compiled, simulate_game
 from replay.games.wonders_dice.projector import fold
 
 NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
@@ -32,13 +36,15 @@ NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=300, help="games per player count")
+    ap.add_argument("--rounds", type=int, default=3, help="replays of each path, alternated (the rows are medians)")
+    ap.add_argument("--no-sim", action="store_true", help="simulate random bots only (the games to replay)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="replay-wd-bench-"))
     archive = Archive.init(work / "archive")
-    print(f"{'':<24}" + "".join(f"{n}p".rjust(12) for n in range(2, 8)))
+    print(f"{'':<28}" + "".join(f"{n}p".rjust(12) for n in range(2, 8)))
 
     sim = {}
-    for bots in (("random",), ("greedy",)):
+    for bots in (("random",),) if args.no_sim else (("random",), ("greedy",)):
         row = []
         for n in range(2, 8):
             t = time.process_time()
@@ -47,17 +53,34 @@ def main() -> None:
             if bots == ("random",):
                 archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
         sim[bots[0]] = row
-        print(f"simulate {bots[0]:<8} games/s" + "".join(f"{v:12,.0f}" for v in row))
+        print(f"{'simulate ' + bots[0] + ' games/s':<28}" + "".join(f"{v:12,.0f}" for v in row))
     compact(archive)
 
-    checked, trivial = timed_replays(archive, "7wonders-dice", fold), timed_replays(archive, "7wonders-dice", None)
-    print(f"{'replay events/s':<24}" + "".join(f"{checked[n][0] / checked[n][2]:12,.0f}" for n in range(2, 8)))
-    print(f"{'replay games/s':<24}" + "".join(f"{checked[n][1] / checked[n][2]:12,.0f}" for n in range(2, 8)))
-    print(f"{'baseline events/s':<24}" + "".join(f"{trivial[n][0] / trivial[n][2]:12,.0f}" for n in range(2, 8)))
-    print(f"{'events per game':<24}" + "".join(f"{checked[n][0] / checked[n][1]:12,.0f}" for n in range(2, 8)))
-    ms = [1000 * checked[n][2] / checked[n][1] for n in range(2, 8)]
-    print(f"{'ms per game':<24}" + "".join(f"{v:12,.2f}" for v in ms))
-    print(f"{'fold only events/s':<24}" + "".join(f"{checked[n][0] / checked[n][3]:12,.0f}" for n in range(2, 8)))
+    runs: dict[bool, list[dict[int, tuple[int, int, float, float]]]] = {True: [], False: []}
+    trivial = timed_replays(archive, "7wonders-dice", None)
+    for _ in range(args.rounds):
+        for on in (False, True):
+            with compiled.use(on):
+                runs[on].append(timed_replays(archive, "7wonders-dice", fold))
+
+    def median(on: bool, n: int, i: int) -> float:
+        """The median over the rounds of events (i=2: over all the CPU time; i=3: over the fold's)."""
+        return statistics.median(r[n][0] / r[n][i] for r in runs[on])
+
+    counts = runs[False][0]
+    print(f"compiled kernel: {'built' if compiled.BUILT_ACTION is not None else compiled.NOT_BUILT}")
+    for on, label in ((True, "compiled"), (False, "pure")):
+        if on and compiled.BUILT_ACTION is None:
+            continue
+        print(f"{'replay events/s ' + label:<28}" + "".join(f"{median(on, n, 2):12,.0f}" for n in range(2, 8)))
+        print(f"{'fold only events/s ' + label:<28}" + "".join(f"{median(on, n, 3):12,.0f}" for n in range(2, 8)))
+        ms = [1000 * (counts[n][0] / counts[n][1]) / median(on, n, 2) for n in range(2, 8)]
+        print(f"{'ms per game ' + label:<28}" + "".join(f"{v:12,.2f}" for v in ms))
+    if compiled.BUILT_ACTION is not None:
+        for label, i in (("replay: compiled/pure", 2), ("fold: compiled/pure", 3)):
+            print(f"{label:<28}" + "".join(f"{median(True, n, i) / median(False, n, i):12,.2f}" for n in range(2, 8)))
+    print(f"{'baseline events/s':<28}" + "".join(f"{trivial[n][0] / trivial[n][2]:12,.0f}" for n in range(2, 8)))
+    print(f"{'events per game':<28}" + "".join(f"{counts[n][0] / counts[n][1]:12,.0f}" for n in range(2, 8)))
     shutil.rmtree(work)
 
 
