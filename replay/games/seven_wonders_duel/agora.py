@@ -6,7 +6,9 @@ None``, so a base game never reaches this module. Everything Agora adds to the t
 one dict ``state.agora`` (plain data, so snapshots and hashes stay plain):
 
 ``influence``     chamber id -> [seat 0's cubes, seat 1's cubes]
-``decrees``       chamber id -> Decree id, or None while it lies face down unseen
+``decrees``       chamber id -> Decree id, or None while it lies face down unseen; once Insider
+                  Influence moved one, the two chambers it touched hold a list of them
+                  (:func:`.state.chamber_decrees` reads either)
 ``placed``        whether the setup's ``decrees_placed`` has come
 ``tasks``         what Agora waits for before anything else, in order: [what, seat, detail]
 ``deferred``      a turn ended while tasks were waiting: the base ``settle`` runs when they are done
@@ -22,6 +24,8 @@ one dict ``state.agora`` (plain data, so snapshots and hashes stay plain):
 ``locked``        progress tokens Obscurantism put out of use for the rest of the game
 ``last_trigger``  the turn (``state.turn``) a conspiracy was last triggered in
 ``final_control`` at the end: the chambers each seat controls (for analytics)
+``removed``       (only once Treason is triggered) {"seat", "age", "cards"}: the Age's removed
+                  cards it turned up, the one built taken out (the triggering seat's secret)
 
 Who controls a chamber, and so has its Decree, is worked out from the cubes whenever asked: the
 Decrees' lasting effects follow control as it changes (:meth:`State.effects` lists the Decrees a
@@ -40,6 +44,7 @@ from .rules import (
     _bare,
     _pay,
     _won,
+    age_deck,
     build,
     check_taken,
     expected,
@@ -47,17 +52,20 @@ from .rules import (
     military,
     problem,
     refuse,
+    science,
     settle,
     unseen_tokens,
 )
-from .state import DRAFT, PENDING, PLAY, State
+from .state import DRAFT, PENDING, PLAY, State, chamber_decrees
 
 CONSPIRACY_EFFECTS = frozenset({"shields", "take_half_coins", "coins_per_influence", "place_influence",
                                 "remove_influence", "move_influence", "destroy", "steal", "steal_wonder",
                                 "return_wonder", "conspire", "progress_any_from_box", "build_from_last_row",
-                                "lock_progress_token", "discard_available"})
-"""Conspiracy effects implemented; a conspiracy with any other effect may be drawn and prepared,
-but triggering it is refused (``swd.agora.unimplemented``)."""
+                                "lock_progress_token", "discard_available", "build_from_removed", "swap_card",
+                                "move_decree"})
+"""Conspiracy effects implemented (every one the shipped packs' conspiracies have); a pack's own
+conspiracy with any other effect may be drawn and prepared, but triggering it is refused
+(``swd.agora.unimplemented``) rather than doing nothing."""
 
 AGORA_RULES: dict[str, str] = {
     "swd.agora.decrees": "At the setup, the chambers whose Decree lies face up each get a different Decree of the pack.",
@@ -71,8 +79,8 @@ AGORA_RULES: dict[str, str] = {
                          "prepared.",
     "swd.agora.trigger": "Before taking the turn's card, the player may trigger one of their prepared conspiracies "
                          "(any of theirs with Curia Julia built), one a turn.",
-    "swd.agora.unimplemented": "A conspiracy whose effects are not implemented yet may be drawn and prepared, but "
-                               "triggering it is refused.",
+    "swd.agora.unimplemented": "A conspiracy with an effect conspiracies are not implemented for (a pack's own) may be "
+                               "drawn and prepared, but triggering it is refused.",
     "swd.agora.place": "A cube is placed from the player's own supply of 12: a Politician's in its section's two "
                        "chambers, any other in any chamber.",
     "swd.agora.move": "A cube moved is one of the player's own, to the chamber next to it.",
@@ -88,11 +96,18 @@ AGORA_RULES: dict[str, str] = {
                         "Senator (to build), a progress token on the board or the opponent's (to lock away), an "
                         "available card (to discard, up to two, one at a time: none stops), or nothing when there "
                         "is none.",
+    "swd.agora.removed": "Treason turns up the cards removed from the Age's deck at its setup: as many as were "
+                         "removed, cards of the Age's deck (no guild or Grand Temple) not seen in its structure.",
+    "swd.agora.swap": "Coercion swaps a card of the opponent's city of its colours for one of the player's own of "
+                      "the same colour, or nothing when no colour has a card on both sides.",
+    "swd.agora.decree_move": "Insider Influence moves a Decree of a chamber (a face-down one unseen) under the "
+                             "Decree of another chamber.",
 }
 
 TASK_EVENTS = {"decree": "decree_revealed", "draw": "conspiracies_drawn", "choose": "conspiracy_chosen",
                "target": "conspiracy_target", "politician": "senate_action", "conspirator": "senate_action",
-               "place": "senate_action", "remove": "senate_action", "move": "senate_action"}
+               "place": "senate_action", "remove": "senate_action", "move": "senate_action",
+               "removed": "removed_revealed", "swap": "cards_swapped", "decree_move": "decree_moved"}
 
 Option = tuple[str, str | None, str | None]
 """A senate action: (action, chamber, origin)."""
@@ -207,11 +222,13 @@ def _changed(state: State, before: dict[str, int | None]) -> None:
         was = before[ch]
         if now == was:
             continue
-        decree = agora["decrees"][ch]
-        if decree is None and now is not None and not any(t[0] == "decree" and t[2] == ch for t in agora["tasks"]):
-            reveals.append(["decree", None, ch])
-        if decree is not None:
-            _shield_decree(state, decree, was, now)
+        held = chamber_decrees(agora, ch)
+        if now is not None:
+            waiting = sum(1 for t in agora["tasks"] if t[0] == "decree" and t[2] == ch)
+            reveals += [["decree", None, ch]] * (held.count(None) - waiting)
+        for decree in held:
+            if decree is not None:
+                _shield_decree(state, decree, was, now)
     agora["tasks"][0:0] = reveals
     for seat in (0, 1):
         if len(controlled(state, seat)) >= part(state).components.political_supremacy:
@@ -342,6 +359,12 @@ def check(state: State, event: Event) -> int | None:
         _check_chosen(state, event)
     elif t == "conspiracy_target":
         _check_target(state, event)
+    elif t == "removed_revealed":
+        _check_removed(state, event)
+    elif t == "cards_swapped":
+        _check_swap(state, event)
+    elif t == "decree_moved":
+        _check_decree_move(state, event)
     return None
 
 
@@ -421,10 +444,16 @@ def _check_placed(state: State, event: Event) -> None:
 def _check_decree(state: State, event: Event) -> None:
     p = event.payload
     chamber = ag(state)["tasks"][0][2]
-    seen = {d for d in ag(state)["decrees"].values() if d}
-    fresh = sorted(d.id for d in part(state).decrees if d.id not in seen)
+    fresh = unseen_decrees(state)
     if p["chamber"] != chamber or p["decree"] not in fresh:
         raise refuse(state, event, "swd.agora.decree", f"{chamber}: a Decree not yet seen", f"{p['chamber']}: {p['decree']}")
+
+
+def unseen_decrees(state: State) -> list[str]:
+    """The Decrees of the pack not turned up yet (a face-down one is one of them)."""
+    agora = ag(state)
+    seen = {d for ch in agora["decrees"] for d in chamber_decrees(agora, ch) if d}
+    return sorted(d.id for d in part(state).decrees if d.id not in seen)
 
 
 def _check_senate(state: State, event: Event) -> None:
@@ -482,6 +511,8 @@ def target_options(state: State, task: list[Any]) -> list[str]:
         return sorted(state.board_tokens + state.tokens[opponent])
     if effect == "discard_available":
         return sorted(c for s in state.available() if (c := state.slots.get(s)) is not None)
+    if effect == "build_from_removed":
+        return sorted(ag(state)["removed"]["cards"]) if "removed" in ag(state) else []
     return sorted(state.built_wonders[opponent])
 
 
@@ -506,6 +537,69 @@ def _check_target(state: State, event: Event) -> None:
                      f"{p['effect']}: {p['target']}", p["seat"])
 
 
+def removed_count(state: State) -> int:
+    """How many cards Treason turns up: those removed from the Age's deck at its setup."""
+    return state.pack.numbers.removed_per_age
+
+
+def removed_pool(state: State) -> list[str]:
+    """The cards Treason's may be: of the Age's deck (no guild or Grand Temple), not seen in its structure."""
+    return sorted(age_deck(state.pack, state.age)[0] - set(state.seen))
+
+
+def _check_removed(state: State, event: Event) -> None:
+    p = event.payload
+    cards, pool, k = p["cards"], removed_pool(state), removed_count(state)
+    if p["age"] != state.age or len(cards) != k or len(set(cards)) != len(cards) or not set(cards) <= set(pool):
+        wrong = [c for c in cards if c not in pool]
+        got = f"Age {p['age']}: " + ", ".join(cards) + (f" ({', '.join(wrong)} not one)" if wrong else "")
+        raise refuse(state, event, "swd.agora.removed", f"{k} different cards of the Age {state.age} deck not seen in "
+                     "its structure", got, p["seat"])
+
+
+def is_removed(state: State, card: str) -> bool:
+    """Whether ``card`` is one of the Age's removed cards Treason turned up (so it is in no slot: ``swd.reveal``)."""
+    if state.agora is None or "removed" not in state.agora:
+        return False
+    removed = state.agora["removed"]
+    return bool(removed["age"] == state.age and card in removed["cards"])
+
+
+def swap_options(state: State, seat: int, colours: list[str]) -> list[tuple[str, str]]:
+    """Coercion's swaps: (the opponent's card taken, the player's own given), of the same colour."""
+    mine, theirs = state.cards(seat), state.cards(1 - seat)
+    return sorted((t.id, g.id) for colour in colours for t in theirs if t.colour == colour
+                  for g in mine if g.colour == colour)
+
+
+def _check_swap(state: State, event: Event) -> None:
+    p = event.payload
+    allowed = swap_options(state, p["seat"], ag(state)["tasks"][0][2])
+    got = (p.get("take"), p.get("give"))
+    if got not in allowed and not (got == (None, None) and not allowed):
+        sample = "; ".join(f"{t} for {g}" for t, g in allowed[:6]) + ("; ..." if len(allowed) > 6 else "")
+        raise refuse(state, event, "swd.agora.swap", "one of: " + (sample or "nothing (no colour on both sides)"),
+                     f"{got[0] or 'nothing'} for {got[1] or 'nothing'}", p["seat"])
+
+
+def decree_moves(state: State) -> list[tuple[str, str, str | None]]:
+    """Insider Influence's moves: (origin, chamber, the Decree or None for a face-down one)."""
+    agora = ag(state)
+    chambers = [ch.id for ch in part(state).chambers]
+    return [(origin, to, d) for origin in chambers for d in sorted(set(chamber_decrees(agora, origin)), key=str)
+            for to in chambers if to != origin]
+
+
+def _check_decree_move(state: State, event: Event) -> None:
+    p = event.payload
+    got = (p["origin"], p["chamber"], p.get("decree"))
+    if got not in decree_moves(state):
+        held = chamber_decrees(ag(state), p["origin"]) if p["origin"] in ag(state)["decrees"] else []
+        raise refuse(state, event, "swd.agora.decree_move", f"a Decree of {p['origin']} ("
+                     + (", ".join(d or "face down" for d in held) or "none") + ") to another chamber",
+                     f"{p.get('decree') or 'face down'} from {p['origin']} to {p['chamber']}", p["seat"])
+
+
 # ----------------------------------------------------------------------------- applying
 
 
@@ -525,7 +619,7 @@ def perform(state: State, event: Event, paid: int | None) -> list[Problem]:
         task = agora["tasks"].pop(0) if agora["tasks"] else state.queue.pop(0)
         before = controls(state)
         if t == "decree_revealed":
-            agora["decrees"][p["chamber"]] = p["decree"]
+            _reveal_decree(agora, p["chamber"], p["decree"])
             who = controller(state, p["chamber"])
             if who is not None:
                 _shield_decree(state, p["decree"], None, who)
@@ -539,10 +633,68 @@ def perform(state: State, event: Event, paid: int | None) -> list[Problem]:
             _chosen(state, p)
         elif t == "conspiracy_target":
             _target(state, p, task[2] if task[0] == "agora_discard" else 0)
+        elif t == "removed_revealed":
+            agora["removed"] = {"seat": p["seat"], "age": p["age"], "cards": list(p["cards"])}
+        elif t == "cards_swapped":
+            _swap(state, p)
+        elif t == "decree_moved":
+            _move_decree(state, p)
         if state.victory is None:
             _changed(state, before)
     _after(state)
     return found
+
+
+def _reveal_decree(agora: dict[str, Any], chamber: str, decree: str) -> None:
+    """A face-down Decree of ``chamber`` turned up (with two there, the first face-down one)."""
+    held = agora["decrees"][chamber]
+    if isinstance(held, list):
+        held[held.index(None)] = decree
+    else:
+        agora["decrees"][chamber] = decree
+
+
+def _swap(state: State, p: dict[str, Any]) -> None:
+    """Coercion: the two cards change cities. Whether a green card so gained gives a pair's token or
+    scientific supremacy is the pack option ``coercion_science``: ``gained`` (as if built, the
+    player first, then the opponent), or ``moved`` (no; its symbol counts from the next one built)."""
+    seat, take, give = p["seat"], p.get("take"), p.get("give")
+    if take is None or give is None:
+        return
+    opponent = 1 - seat
+    state.built[opponent].remove(take)
+    state.built[seat].append(take)
+    state.built[seat].remove(give)
+    state.built[opponent].append(give)
+    if state.pack.options.coercion_science != "gained":
+        return
+    waiting, state.queue = state.queue, []
+    for who, card in ((seat, take), (opponent, give)):
+        for e in state.card(card).effects:
+            if e.type == "science" and e.symbol is not None:
+                science(state, who, e.symbol)
+    # each pair's token in the order gained (a supremacy ends the game: nothing waits then)
+    state.queue = [] if state.victory is not None else list(reversed(state.queue)) + waiting
+
+
+def _move_decree(state: State, p: dict[str, Any]) -> None:
+    """Insider Influence: the Decree goes under the other chamber's (that chamber now holds two); a
+    face-down one moved into a controlled chamber is turned up at once (ruling), and the Shield
+    Decree moves the pawn as control of it changes hands (as for a change of control)."""
+    agora = ag(state)
+    origin, to, decree = p["origin"], p["chamber"], p.get("decree")
+    left = chamber_decrees(agora, origin)
+    left.remove(decree)
+    agora["decrees"][origin] = left
+    agora["decrees"][to] = [*chamber_decrees(agora, to), decree]
+    now = controller(state, to)
+    if decree is None:
+        if now is not None:
+            agora["tasks"].insert(0, ["decree", None, to])
+        return
+    was = controller(state, origin)
+    if was != now:
+        _shield_decree(state, decree, was, now)
 
 
 def _senate(state: State, task: list[Any], p: dict[str, Any]) -> None:
@@ -622,6 +774,9 @@ def _target(state: State, p: dict[str, Any], left: int = 0) -> None:
         ag(state)["locked"].append(target)
     elif effect == "discard_available":
         _discard_available(state, seat, target, left)
+    elif effect == "build_from_removed":
+        ag(state)["removed"]["cards"].remove(target)
+        build(state, seat, state.card(target))
     else:
         k = state.built_wonders[opponent].index(target)
         state.built_wonders[opponent].pop(k)
@@ -668,6 +823,12 @@ def apply_effects(state: State, seat: int, effects: tuple[Effect, ...], when: st
             agora["tasks"].append(["target", seat, [e.type, list(e.colours)]])
         elif e.type == "discard_available":
             state.queue.append(["agora_discard", seat, e.amount])
+        elif e.type == "build_from_removed" and removed_count(state):
+            agora["tasks"] += [["removed", seat, None], ["target", seat, [e.type, []]]]
+        elif e.type == "swap_card":
+            agora["tasks"].append(["swap", seat, list(e.colours)])
+        elif e.type == "move_decree":
+            agora["tasks"].append(["decree_move", seat, None])
         elif e.type == "progress_any_from_box" and unseen_tokens(state):
             state.queue += [["draw", seat, len(unseen_tokens(state))], ["library", seat, None]]
         elif e.type == "conspire":

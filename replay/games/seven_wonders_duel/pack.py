@@ -389,6 +389,11 @@ class Options(PackPart):
         "neptune", "pantheon-agora", description="Pantheon with Agora: the Senate actions of the Agora military token "
         "Neptune applies are taken by Neptune's owner (`neptune`), or by the player whose shields would have reached "
         "it: the opponent of the side it lay on (`shields`)")
+    # --- Agora: a ruling players may choose
+    coercion_science: Literal["gained", "moved"] = added(
+        "gained", "agora-coercion", description="Agora: a green card Coercion swaps counts as gained by its new "
+        "owner (`gained`: a new pair's progress token, scientific supremacy, as when built; the player first, then "
+        "the opponent), or only moves (`moved`: its symbol counts from the next green card or token gained)")
 
 
 class Combination(Provenanced):
