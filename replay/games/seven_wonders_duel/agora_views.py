@@ -1,7 +1,8 @@
 """What people see of Agora's part of a 7 Wonders Duel game.
 
-The one secret of Agora is a seat's conspiracies: those it holds (prepared or not), those it has
-just drawn, and the one it put back on top or at the bottom of the deck. The other seat sees only
+Agora's secrets are a seat's conspiracies: those it holds (prepared or not), those it has
+just drawn, and the one it put back on top or at the bottom of the deck; and the Age's removed
+cards Treason turned up for it (the one built is no secret). The other seat sees only
 how many it holds and which are prepared (the card under a prepared one was taken face up from
 the structure, so it is no secret). :func:`conceal` swaps those identities for others the seat
 cannot tell apart, for the conformance checks.
@@ -17,7 +18,7 @@ from typing import Any
 from replay.events import Event
 
 from .agora import controls, part
-from .state import State
+from .state import State, chamber_decrees
 
 
 def _hidden(state: State, seat: int) -> list[tuple[str, Any]]:
@@ -54,10 +55,14 @@ def _set(data: dict[str, Any], seat: int, place: tuple[str, Any], value: str | N
 
 
 def observe(state: State, seat: int) -> dict[str, Any]:
-    """The table as ``seat`` sees it: the other seat's conspiracies without their identity (None)."""
+    """The table as ``seat`` sees it: the other seat's conspiracies without their identity (None),
+    and the removed cards Treason turned up for the other seat as None too."""
     data = state.data()
     for place in _hidden(state, seat):
         _set(data, seat, place, None)
+    removed = data["agora"].get("removed")
+    if removed is not None and removed["seat"] != seat:
+        removed["cards"] = [None] * len(removed["cards"])
     return data
 
 
@@ -108,15 +113,19 @@ def senate_lines(state: State, player: str | None) -> list[str]:
     lines = ["senate: " + "; ".join(
         f"{ch} {agora['influence'][ch][0]}-{agora['influence'][ch][1]}"
         + (f" {state.names[who]}" if (who := held[ch]) is not None else "")
-        + f" ({agora['decrees'][ch] or 'decree face down'})" for ch in agora["influence"])]
+        + f" ({', '.join(d or 'decree face down' for d in chamber_decrees(agora, ch)) or 'no decree'})"
+        for ch in agora["influence"])]
     for seat, name in enumerate(state.names):
         if player and name.lower() != player.lower():
             continue
         hand = agora["hands"][seat]
         mine = player is not None
         shown = ", ".join((c["id"] if mine else "a conspiracy") + (" (prepared)" if c["prepared"] else "") for c in hand)
+        removed = agora.get("removed")
+        looked = removed["cards"] if mine and removed is not None and removed["seat"] == seat and removed["cards"] else []
         lines.append(f"{name}: {len(agora['senators'][seat])} Senators; conspiracies {shown or 'none'}"
-                     + (f"; triggered {', '.join(agora['triggered'][seat])}" if agora["triggered"][seat] else ""))
+                     + (f"; triggered {', '.join(agora['triggered'][seat])}" if agora["triggered"][seat] else "")
+                     + (f"; removed cards seen (Treason) {', '.join(looked)}" if looked else ""))
     return lines
 
 
@@ -141,6 +150,13 @@ def headline(event: Event, who: Callable[[Any], str]) -> str:
     if t == "conspiracy_chosen":
         back = f", one back on the {p['place']}" if p.get("place") else ""
         return f"{who(p['seat'])} keeps {len(p['keep'])} conspiracies{back}"
+    if t == "removed_revealed":
+        return f"{who(p['seat'])} looks at the {len(p['cards'])} cards removed from Age {p['age']}"
+    if t == "cards_swapped":
+        return f"{who(p['seat'])} swaps: takes {p['take']}, gives {p['give']}" if p.get("take") else \
+            f"{who(p['seat'])} swaps nothing"
+    if t == "decree_moved":
+        return f"{who(p['seat'])} moves the Decree {p.get('decree') or '(face down)'} from {p['origin']} to {p['chamber']}"
     return f"{who(p['seat'])} {p['effect'].replace('_', ' ')}: {p.get('target') or 'nothing'}"
 
 
