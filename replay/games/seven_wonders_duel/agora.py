@@ -24,7 +24,7 @@ one dict ``state.agora`` (plain data, so snapshots and hashes stay plain):
 ``locked``        progress tokens Obscurantism put out of use for the rest of the game
 ``last_trigger``  the turn (``state.turn``) a conspiracy was last triggered in
 ``final_control`` at the end: the chambers each seat controls (for analytics)
-``removed``       (only once Treason is triggered) {"seat", "age", "cards"}: the Age's removed
+``removed``       (from Treason's trigger to the next deal) {"seat", "age", "cards"}: the Age's removed
                   cards it turned up, the one built taken out (the triggering seat's secret)
 
 Who controls a chamber, and so has its Decree, is worked out from the cubes whenever asked: the
@@ -951,8 +951,11 @@ def military_tokens(state: State, seat: int, distance: int) -> None:
 
 
 def seen_cards(state: State, event: Event) -> None:
-    """Note the Senators turned up (each copy comes once a game)."""
+    """Note the Senators turned up (each copy comes once a game); a new Age's deal puts Treason's
+    removed cards of the Age before out of mind (they never come back)."""
     p = event.payload
+    if event.type == "age_dealt":
+        ag(state).pop("removed", None)
     cards = list(p["cards"].values()) if event.type == "age_dealt" else [p["card"]]
     ag(state)["senators_seen"] += [c for c in cards if is_senator(state, c)]
 

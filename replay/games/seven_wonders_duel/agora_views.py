@@ -17,7 +17,7 @@ from typing import Any
 
 from replay.events import Event
 
-from .agora import controls, part
+from .agora import ag, controls, part, removed_pool
 from .state import State, chamber_decrees
 
 
@@ -70,9 +70,14 @@ def conceal(state: State, seat: int, rng: random.Random) -> State | None:
     """The table with the conspiracies ``seat`` cannot see swapped for others it cannot tell apart
     (None when it sees every one)."""
     places = _hidden(state, seat)
-    if not places:
+    secret = _removed_secret(state, seat)
+    if not places and not secret:
         return None
     data = state.data()
+    if secret:
+        data["agora"]["removed"]["cards"] = _other_removed(state, secret, rng)
+    if not places:
+        return State.of_data(copy.deepcopy(data), state.pack)
     current = [_get(data, seat, p) for p in places]
     visible = set(_get_all(data)) - set(current)
     pool = sorted(c.id for c in part(state).conspiracies if c.id not in visible)
@@ -85,6 +90,23 @@ def conceal(state: State, seat: int, rng: random.Random) -> State | None:
     for place, value in zip(places, chosen):
         _set(data, seat, place, value)
     return State.of_data(copy.deepcopy(data), state.pack)
+
+
+def _removed_secret(state: State, seat: int) -> list[str]:
+    """The removed cards Treason turned up for the other seat (in the Age being played), that ``seat`` has not seen."""
+    removed = ag(state).get("removed")
+    return list(removed["cards"]) if removed is not None and removed["seat"] != seat else []
+
+
+def _other_removed(state: State, secret: list[str], rng: random.Random) -> list[str]:
+    """As many other cards the Age's removed ones could be, for all the seat knows (when there are others)."""
+    shown = {c for seat in (0, 1) for c in state.built[seat]} | set(state.discard)
+    pool = [c for c in removed_pool(state) if c not in shown]
+    for _ in range(20):
+        chosen = rng.sample(pool, len(secret))
+        if sorted(chosen) != sorted(secret):
+            return chosen
+    return secret  # pragma: no cover - the Age's deck has more unseen cards than removed ones while it is played
 
 
 def _get_all(data: dict[str, Any]) -> list[str]:
