@@ -554,6 +554,14 @@ def test_coercion_swaps_cards_of_one_colour_and_the_pack_option_says_what_a_gree
     assert not any(t[0] == "progress" for t in state.queue)
     assert state.symbols(seat).count("plumb") == 2  # the symbol counts from now on
 
+    for reading in ("gained", "moved"):  # a sixth different symbol by the swap: supremacy only when gained
+        state, seat = _coerced(reading)
+        state.built[seat] = ["workshop", "apothecary", "scriptorium", "pharmacist", "academy", "school"]
+        state.built[1 - seat] = ["observatory"]
+        GAME.rules.apply(state, e._replace(payload={**e.payload, "take": "observatory"}))
+        assert len(set(state.symbols(seat))) == 6
+        assert (state.victory, state.winners) == (("science", [seat]) if reading == "gained" else (None, []))
+
     state, seat = _coerced("gained")
     state.built[seat] = [next(c.id for c in PACK.all_cards if c.colour == "brown")]  # no colour on both sides
     state.built[1 - seat] = ["apothecary"]

@@ -657,7 +657,8 @@ def _reveal_decree(agora: dict[str, Any], chamber: str, decree: str) -> None:
 def _swap(state: State, p: dict[str, Any]) -> None:
     """Coercion: the two cards change cities. Whether a green card so gained gives a pair's token or
     scientific supremacy is the pack option ``coercion_science``: ``gained`` (as if built, the
-    player first, then the opponent), or ``moved`` (no; its symbol counts from the next one built)."""
+    player first, then the opponent), or ``moved`` (no; its symbol counts from then on, when
+    :func:`.rules.science` next looks)."""
     seat, take, give = p["seat"], p.get("take"), p.get("give")
     if take is None or give is None:
         return

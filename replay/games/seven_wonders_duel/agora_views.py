@@ -67,8 +67,8 @@ def observe(state: State, seat: int) -> dict[str, Any]:
 
 
 def conceal(state: State, seat: int, rng: random.Random) -> State | None:
-    """The table with the conspiracies ``seat`` cannot see swapped for others it cannot tell apart
-    (None when it sees every one)."""
+    """The table with the conspiracies (and Treason's removed cards) ``seat`` cannot see swapped for
+    others it cannot tell apart (None when it sees every one)."""
     places = _hidden(state, seat)
     secret = _removed_secret(state, seat)
     if not places and not secret:

@@ -393,7 +393,8 @@ class Options(PackPart):
     coercion_science: Literal["gained", "moved"] = added(
         "gained", "agora-coercion", description="Agora: a green card Coercion swaps counts as gained by its new "
         "owner (`gained`: a new pair's progress token, scientific supremacy, as when built; the player first, then "
-        "the opponent), or only moves (`moved`: its symbol counts from the next green card or token gained)")
+        "the opponent), or only moves (`moved`: nothing at the swap; its symbol counts from then on, for supremacy when "
+        "a symbol is next gained, for a pair's token when a third card of it comes)")
 
 
 class Combination(Provenanced):
