@@ -476,7 +476,7 @@ def test_turn_of_events_discards_up_to_two_cards_one_at_a_time():
 
 
 def test_treason_turns_up_the_age_s_removed_cards_and_builds_one_for_free():
-    from replay.games.seven_wonders_duel.agora import removed_pool
+    from replay.games.seven_wonders_duel.agora_plots import removed_pool
     from replay.games.seven_wonders_duel.rules import expected
 
     state, seat = _triggered("treason")

@@ -22,19 +22,16 @@ from . import events as ev
 from .agora import (
     ag,
     controller,
-    decree_moves,
     draw_shape,
     options,
     recruit_cost,
-    removed_count,
-    removed_pool,
     senator_cards,
-    swap_options,
     target_options,
     target_task,
     triggerable,
     unseen_decrees,
 )
+from .agora_plots import decree_moves, removed_count, removed_pool, swap_options
 from .city import payments
 from .legal import Play, play
 from .pantheon import third_age

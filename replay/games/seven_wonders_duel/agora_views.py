@@ -17,7 +17,8 @@ from typing import Any
 
 from replay.events import Event
 
-from .agora import ag, controls, part, removed_pool
+from .agora import ag, controls, part
+from .agora_plots import removed_pool
 from .state import State, chamber_decrees
 
 
