@@ -20,9 +20,10 @@ from replay.errors import RuleViolation
 from replay.events import Event
 from replay.games.seven_wonders_duel import GAME, simulate_game
 from replay.games.seven_wonders_duel.agora import AGORA_RULES, controlled, options, senator_cards
+from replay.games.seven_wonders_duel.pack import Effect
 from replay.games.seven_wonders_duel.scoring import scores
 from replay.games.seven_wonders_duel.simulate import _payload
-from replay.games.seven_wonders_duel.state import OVER, SCORE, State
+from replay.games.seven_wonders_duel.state import OVER, PENDING, SCORE, State
 from replay.problems import Problem
 from replay.services.audit import audit
 from replay.services.logs import Log
@@ -97,9 +98,12 @@ def test_hundreds_of_seeded_agora_games_replay_clean_and_end():
         assert "senate" in result.scores[0].categories
         victories[r.state.victory] = victories.get(r.state.victory, 0) + 1
         kinds |= {e.type for e in events}
+        kinds |= {e.payload["effect"] for e in events if e.type == "conspiracy_target"}
+        kinds |= {"a card swapped" for e in events if e.type == "cards_swapped" and e.payload["take"] is not None}
     assert {"civilian", "military", "science", "political"} <= set(victories), victories
     for t in ("decrees_placed", "decree_revealed", "senator_recruited", "senate_action", "conspiracies_drawn",
-              "conspiracy_chosen", "conspiracy_prepared", "conspiracy_triggered", "conspiracy_target"):
+              "conspiracy_chosen", "conspiracy_prepared", "conspiracy_triggered", "conspiracy_target",
+              "removed_revealed", "cards_swapped", "decree_moved", "build_from_removed", "a card swapped"):
         assert t in kinds, t
 
 
@@ -259,8 +263,11 @@ def test_a_conspiracy_is_prepared_with_a_card_and_triggered_before_the_turn_s_ca
     assert refused(twice, e, dict(e.payload)) == "swd.agora.trigger"
     by_other = {**e.payload, "seat": 1 - seat}
     assert refused(copy.deepcopy(state), e, by_other) == "swd.agora.trigger"
-    plain = copy.deepcopy(state)
+    plain = copy.deepcopy(state)  # a pack's own conspiracy with an effect conspiracies do not have
     plain.agora["hands"][seat] = [{"id": "coercion", "prepared": True, "under": "x"}]
+    odd = tuple(c.model_copy(update={"effects": (Effect(type="coins", amount=3),)}) if c.id == "coercion" else c
+                for c in PACK.agora.conspiracies)
+    plain.pack = PACK.model_copy(update={"agora": PACK.agora.model_copy(update={"conspiracies": odd})})
     assert refused(plain, e, {**e.payload, "conspiracy": "coercion"}) == "swd.agora.unimplemented"
 
 
@@ -466,6 +473,167 @@ def test_turn_of_events_discards_up_to_two_cards_one_at_a_time():
     assert expected(state) == ("conspiracy_target", seat)
     GAME.rules.apply(state, crafted("conspiracy_target", 1002, {"seat": seat, "effect": "discard_available", "target": None}))
     assert expected(state) == ("card_played", seat) and state.agora["interrupt"] is False
+
+
+def test_treason_turns_up_the_age_s_removed_cards_and_builds_one_for_free():
+    from replay.games.seven_wonders_duel.agora_plots import removed_pool
+    from replay.games.seven_wonders_duel.rules import expected
+
+    state, seat = _triggered("treason")
+    assert expected(state) == ("removed_revealed", seat)
+    pool = removed_pool(state)
+    face_up = next(c for c in state.seen if c in PACK.by_id)
+    three = pool[:3]
+    e = crafted("removed_revealed", 1000, {"seat": seat, "age": 1, "cards": three})
+    assert refused(state, e, {**e.payload, "cards": three[:2]}) == "swd.agora.removed"
+    assert refused(state, e, {**e.payload, "cards": [face_up, *three[:2]]}) == "swd.agora.removed"
+    assert refused(state, e, {**e.payload, "cards": [three[0]] * 3}) == "swd.agora.removed"
+    assert refused(state, e, {**e.payload, "cards": PACK.deck(2)[:3]}) == "swd.agora.removed"
+    assert refused(state, e, {**e.payload, "age": 2}) == "swd.agora.removed"
+    GAME.rules.apply(state, e)
+    assert expected(state) == ("conspiracy_target", seat)
+    assert GAME.views.observe(state, 1 - seat)["agora"]["removed"]["cards"] == [None, None, None]
+    assert GAME.views.observe(state, seat)["agora"]["removed"]["cards"] == three
+    other = GAME.views.conceal(state, 1 - seat, random.Random(1))
+    assert other is not None and other.agora["removed"]["cards"] != three
+    assert GAME.views.observe(other, 1 - seat) == GAME.views.observe(state, 1 - seat)
+    target = crafted("conspiracy_target", 1001, {"seat": seat, "effect": "build_from_removed", "target": three[1]})
+    assert refused(state, target, {**target.payload, "target": pool[3]}) == "swd.agora.target"
+    assert refused(state, target, {**target.payload, "target": None}) == "swd.agora.target"
+    coins = state.coins[seat]
+    GAME.rules.apply(state, target)
+    assert state.built[seat][-1] == three[1] and state.agora["removed"]["cards"] == [three[0], three[2]]
+    assert state.coins[seat] >= coins and expected(state) == ("card_played", seat)  # free, then the turn goes on
+    slot = next(s.id for s in PACK.layout(1).slots if state.slots[s.id] is None)  # a removed card is in no slot
+    state.queue.insert(0, ["reveal", None, slot])
+    state.phase = PENDING
+    reveal = crafted("card_revealed", 1002, {"age": 1, "slot": slot, "card": three[0]})
+    assert refused(state, reveal, dict(reveal.payload)) == "swd.reveal"
+    GAME.rules.apply(state, reveal._replace(payload={**reveal.payload, "card": pool[4]}))
+    assert state.slots[slot] == pool[4]
+
+
+def _coerced(reading: str) -> tuple[State, int]:
+    """Coercion triggered under the ``coercion_science`` reading: the player has Workshop (plumb) and
+    School (wheel), the opponent Apothecary (wheel), Laboratory (plumb) and a blue card."""
+    state, e = _table_at_a_turn(1)
+    seat = e.payload["seat"]
+    state.pack = PACK.model_copy(update={"options": PACK.options.model_copy(update={"coercion_science": reading})})
+    blue = next(c.id for c in PACK.all_cards if c.colour == "blue" and c.age == 1)
+    state.built = [[], []]
+    state.built[seat], state.built[1 - seat] = ["workshop", "school"], ["apothecary", "laboratory", blue]
+    state.pairs = [[], []]
+    assert len(state.board_tokens) >= 2
+    state.agora["hands"][seat] = [{"id": "coercion", "prepared": True, "under": "x"}]
+    GAME.rules.apply(state, crafted("conspiracy_triggered", e.seq, {"seat": seat, "conspiracy": "coercion"}))
+    return state, seat
+
+
+def test_coercion_swaps_cards_of_one_colour_and_the_pack_option_says_what_a_green_one_gives():
+    from replay.games.seven_wonders_duel.rules import expected
+
+    assert PACK.options.coercion_science == "gained"
+    state, seat = _coerced("gained")
+    assert expected(state) == ("cards_swapped", seat)
+    e = crafted("cards_swapped", 1000, {"seat": seat, "take": "laboratory", "give": "school"})
+    blue = state.built[1 - seat][-1]
+    assert refused(state, e, {**e.payload, "take": "workshop"}) == "swd.agora.swap"  # their own
+    assert refused(state, e, {**e.payload, "take": blue}) == "swd.agora.swap"  # blue for green
+    assert refused(state, e, {**e.payload, "take": None, "give": None}) == "swd.agora.swap"  # a swap is possible
+    GAME.rules.apply(state, e)
+    assert sorted(state.built[seat]) == ["laboratory", "workshop"]
+    assert sorted(state.built[1 - seat]) == sorted(["apothecary", "school", blue])
+    # gained: each new pair's token, the player's first (after Coercion's move in the Senate)
+    assert state.pairs == ([["plumb"], ["wheel"]] if seat == 0 else [["wheel"], ["plumb"]])
+    assert state.queue[:2] == [["progress", seat, "board"], ["progress", 1 - seat, "board"]]
+    assert expected(state) == ("senate_action", seat)
+
+    state, seat = _coerced("moved")
+    GAME.rules.apply(state, e)
+    assert sorted(state.built[seat]) == ["laboratory", "workshop"] and state.pairs == [[], []]
+    assert not any(t[0] == "progress" for t in state.queue)
+    assert state.symbols(seat).count("plumb") == 2  # the symbol counts from now on
+
+    for reading in ("gained", "moved"):  # a sixth different symbol by the swap: supremacy only when gained
+        state, seat = _coerced(reading)
+        state.built[seat] = ["workshop", "apothecary", "scriptorium", "pharmacist", "academy", "school"]
+        state.built[1 - seat] = ["observatory"]
+        GAME.rules.apply(state, e._replace(payload={**e.payload, "take": "observatory"}))
+        assert len(set(state.symbols(seat))) == 6
+        assert (state.victory, state.winners) == (("science", [seat]) if reading == "gained" else (None, []))
+
+    state, seat = _coerced("gained")
+    state.built[seat] = [next(c.id for c in PACK.all_cards if c.colour == "brown")]  # no colour on both sides
+    state.built[1 - seat] = ["apothecary"]
+    nothing = crafted("cards_swapped", 1000, {"seat": seat})
+    assert refused(state, nothing, {**nothing.payload, "take": "apothecary", "give": state.built[seat][0]}) == "swd.agora.swap"
+    GAME.rules.apply(state, nothing)
+    assert state.built[1 - seat] == ["apothecary"] and expected(state) == ("senate_action", seat)
+
+
+def test_insider_influence_moves_a_decree_under_another_chamber_s_and_control_applies_both():
+    from replay.games.seven_wonders_duel.rules import expected
+
+    chambers = [ch.id for ch in PACK.agora.chambers]
+
+    def table() -> tuple[State, int]:
+        state, seat = _triggered("insider_influence")
+        state.agora["decrees"] = dict(zip(chambers, ["discard_coins", "raw_rebate", None, None, "senate_blue", "shield"]))
+        state.agora["influence"] = {ch: [0, 0] for ch in chambers}
+        state.agora["influence"][chambers[1]][seat] = 2
+        state.agora["influence"][chambers[5]][1 - seat] = 1
+        return state, seat
+
+    state, seat = table()
+    assert expected(state) == ("decree_moved", seat)
+    e = crafted("decree_moved", 1000, {"seat": seat, "origin": chambers[0], "chamber": chambers[1], "decree": "discard_coins"})
+    assert refused(state, e, {**e.payload, "chamber": chambers[0]}) == "swd.agora.decree_move"
+    assert refused(state, e, {**e.payload, "decree": "shield"}) == "swd.agora.decree_move"
+    assert refused(state, e, {**e.payload, "decree": None}) == "swd.agora.decree_move"  # none face down there
+    assert not state.has(seat, "discard_bonus")
+    GAME.rules.apply(state, e)
+    assert state.agora["decrees"][chambers[0]] == [] and state.agora["decrees"][chambers[1]] == ["raw_rebate", "discard_coins"]
+    assert state.has(seat, "discard_bonus") and state.has(seat, "trade_rebate")  # the controller has both
+    assert "raw_rebate, discard_coins" in GAME.views.show(state)
+    assert "moves the Decree discard_coins" in GAME.views.headline(e, ["Ana", "Ben"])
+    assert expected(state) == ("senate_action", seat)  # then Insider Influence's cube move
+    data = GAME.views.data(state)
+    assert GAME.views.data(GAME.rules.restore(data, PACK)) == data
+
+    state, seat = table()  # a face-down Decree moved into a controlled chamber is turned up at once
+    GAME.rules.apply(state, e._replace(payload={**e.payload, "origin": chambers[2], "decree": None}))
+    assert state.agora["decrees"][chambers[2]] == [] and expected(state) == ("decree_revealed", None)
+    reveal = crafted("decree_revealed", 1001, {"chamber": chambers[1], "decree": "raw_rebate"})
+    assert refused(state, reveal, dict(reveal.payload)) == "swd.agora.decree"  # seen already
+    GAME.rules.apply(state, reveal._replace(payload={**reveal.payload, "decree": "goods_rebate"}))
+    assert state.agora["decrees"][chambers[1]] == ["raw_rebate", "goods_rebate"] and state.has(seat, "trade_rebate")
+
+    state, seat = table()  # the Shield Decree passes from the opponent's control to the player's: two spaces
+    pawn, way = state.pawn, 1 if seat == 0 else -1
+    GAME.rules.apply(state, e._replace(payload={**e.payload, "origin": chambers[5], "decree": "shield"}))
+    assert state.pawn == pawn + 2 * way
+
+
+def test_treason_coercion_and_insider_influence_are_offered_and_every_offered_choice_is_accepted():
+    """In seeded games: each is triggered from the legal plays, and every choice it offers is accepted."""
+    checked: set[str] = set()
+    for what in ("treason", "coercion", "insider_influence"):
+        events, i = find("conspiracy_triggered", seeds=range(60), where=lambda e, w=what: e.payload["conspiracy"] == w)
+        state = state_before(events, i)
+        for e in events[i:i + 4]:
+            action = GAME.rules.action_of(e)
+            if action is None:
+                GAME.rules.apply(state, e)
+                continue
+            seat = GAME.rules.position(state, e).seat
+            plays = list(GAME.rules.legal_actions(state, seat))
+            assert action in plays, (what, e.seq, action)
+            for chosen in plays[:12]:
+                table = copy.deepcopy(state)
+                GAME.rules.apply(table, Event.create(GAME.kind, "crafted", e.seq, _payload(table, seat, chosen)))
+            checked.add(e.type if e.type != "conspiracy_target" else e.payload["effect"])
+            GAME.rules.apply(state, e)
+    assert {"conspiracy_triggered", "build_from_removed", "cards_swapped", "decree_moved"} <= checked, checked
 
 
 # ----------------------------------------------------------------------------- what each seat sees

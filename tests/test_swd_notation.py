@@ -294,6 +294,7 @@ SAID = {  # each expansion event type -> the first word of its compact line (aft
     "decrees_placed": "decrees", "decree_revealed": "decree", "conspiracies_drawn": "conspiracies",
     "conspiracy_chosen": "keep", "senator_recruited": "recruit", "conspiracy_prepared": "prepare",
     "conspiracy_triggered": "trigger", "senate_action": "senate", "conspiracy_target": "target",
+    "removed_revealed": "removed", "cards_swapped": "swap", "decree_moved": "moves",
 }
 
 
@@ -323,8 +324,28 @@ def test_expansion_games_round_trip_with_every_event_said_compactly(pack_name):
                            "divinity_power", "offerings", "gate"],
               "agora": ["decrees_placed", "decree_revealed", "conspiracies_drawn", "conspiracy_chosen",
                         "senator_recruited", "conspiracy_prepared", "conspiracy_triggered", "senate_action",
-                        "conspiracy_target", "place", "move", "conspire"]}[pack_name]
+                        "conspiracy_target", "place", "move", "conspire", "cards_swapped", "decree_moved"]}[pack_name]
     assert [k for k in wanted if not seen[k]] == []
+
+
+def test_treason_coercion_and_insider_influence_are_said_compactly_and_read_back():
+    """The first seeded Agora games with each: every line reads back to the event exactly."""
+    wanted = {"removed_revealed": "removed", "cards_swapped": "swap", "decree_moved": "moves"}
+    found: dict[str, str] = {}
+    for seed in range(80):
+        events = expansion_game("agora", seed, BOTS[seed % len(BOTS)])
+        if not {e.type for e in events} & (set(wanted) - set(found)):
+            continue
+        text = assert_round_trip(NOTATION, events)
+        assert "\n! " not in text
+        lines, written = read(text, "raise").lines, text.splitlines()
+        for e in events:
+            if e.type in wanted:
+                found[e.type] = written[lines[e.seq] - 1]
+                assert found[e.type].split(": ", 1)[1].split()[0] == wanted[e.type], found[e.type]
+        if len(found) == len(wanted):
+            break
+    assert sorted(found) == sorted(wanted), found
 
 
 @settings(max_examples=15, deadline=None)
@@ -467,6 +488,8 @@ EXPANSION_LINES = [
     "Ana: recruit conspirator_1 {paid -1}", "Ana: prepare with press", "Ana: prepare x with", "Ana: trigger ²",
     "Ana: senate", "Ana: senate move to", "Ana: senate place", "Ana: target", "Ana: target destroy ²",
     "Ana: senate move chamber_1 to chamber_1 to chamber_2",
+    "Ana: removed", "Ana: removed ², press", "Ana: swap", "Ana: swap press for", "Ana: swap for press", "Ana: moves",
+    "Ana: moves decree", "Ana: moves decree shield from to chamber_1", "Ana: moves decree face down from chamber_1 to ²",
 ]
 
 
@@ -495,3 +518,17 @@ def test_the_expansion_excerpts_in_the_docs_are_lines_of_the_golden_games():
         excerpt = block.strip().splitlines()
         assert excerpt and all(line in lines for line in excerpt), name
         assert read("\n".join(lines[:lines.index(excerpt[-1]) + 1]) + "\n", "raise").events
+
+
+def test_the_forms_of_treason_coercion_and_insider_influence_as_people_type_them():
+    text = AGORA_OPENING + ("Ana: removed Workshop, Apothecary, Scriptorium\nBen: swap nothing\n"
+                            "Ana: swap Laboratory for School\nBen: moves decree face down from chamber 3 to chamber_1\n"
+                            "Ana: moves decree Coins for blue cards from chamber_2 to chamber_5\n")
+    got = [(e.type, e.payload) for e in read(text, "raise").events[-5:]]
+    assert got == [
+        ("removed_revealed", {"seat": 0, "age": 1, "cards": ["workshop", "apothecary", "scriptorium"]}),
+        ("cards_swapped", {"seat": 1, "take": None, "give": None}),
+        ("cards_swapped", {"seat": 0, "take": "laboratory", "give": "school"}),
+        ("decree_moved", {"seat": 1, "origin": "chamber_3", "chamber": "chamber_1", "decree": None}),
+        ("decree_moved", {"seat": 0, "origin": "chamber_2", "chamber": "chamber_5", "decree": "blue_age_coins"}),
+    ]

@@ -6,7 +6,9 @@ None``, so a base game never reaches this module. Everything Agora adds to the t
 one dict ``state.agora`` (plain data, so snapshots and hashes stay plain):
 
 ``influence``     chamber id -> [seat 0's cubes, seat 1's cubes]
-``decrees``       chamber id -> Decree id, or None while it lies face down unseen
+``decrees``       chamber id -> Decree id, or None while it lies face down unseen; once Insider
+                  Influence moved one, the two chambers it touched hold a list of them
+                  (:func:`.state.chamber_decrees` reads either)
 ``placed``        whether the setup's ``decrees_placed`` has come
 ``tasks``         what Agora waits for before anything else, in order: [what, seat, detail]
 ``deferred``      a turn ended while tasks were waiting: the base ``settle`` runs when they are done
@@ -22,6 +24,8 @@ one dict ``state.agora`` (plain data, so snapshots and hashes stay plain):
 ``locked``        progress tokens Obscurantism put out of use for the rest of the game
 ``last_trigger``  the turn (``state.turn``) a conspiracy was last triggered in
 ``final_control`` at the end: the chambers each seat controls (for analytics)
+``removed``       (from Treason's trigger to the next deal) {"seat", "age", "cards"}: the Age's removed
+                  cards it turned up, the one built taken out (the triggering seat's secret)
 
 Who controls a chamber, and so has its Decree, is worked out from the cubes whenever asked: the
 Decrees' lasting effects follow control as it changes (:meth:`State.effects` lists the Decrees a
@@ -50,14 +54,16 @@ from .rules import (
     settle,
     unseen_tokens,
 )
-from .state import DRAFT, PENDING, PLAY, State
+from .state import DRAFT, PENDING, PLAY, State, chamber_decrees
 
 CONSPIRACY_EFFECTS = frozenset({"shields", "take_half_coins", "coins_per_influence", "place_influence",
                                 "remove_influence", "move_influence", "destroy", "steal", "steal_wonder",
                                 "return_wonder", "conspire", "progress_any_from_box", "build_from_last_row",
-                                "lock_progress_token", "discard_available"})
-"""Conspiracy effects implemented; a conspiracy with any other effect may be drawn and prepared,
-but triggering it is refused (``swd.agora.unimplemented``)."""
+                                "lock_progress_token", "discard_available", "build_from_removed", "swap_card",
+                                "move_decree"})
+"""Conspiracy effects implemented (every one the shipped packs' conspiracies have); a pack's own
+conspiracy with any other effect may be drawn and prepared, but triggering it is refused
+(``swd.agora.unimplemented``) rather than doing nothing."""
 
 AGORA_RULES: dict[str, str] = {
     "swd.agora.decrees": "At the setup, the chambers whose Decree lies face up each get a different Decree of the pack.",
@@ -71,8 +77,8 @@ AGORA_RULES: dict[str, str] = {
                          "prepared.",
     "swd.agora.trigger": "Before taking the turn's card, the player may trigger one of their prepared conspiracies "
                          "(any of theirs with Curia Julia built), one a turn.",
-    "swd.agora.unimplemented": "A conspiracy whose effects are not implemented yet may be drawn and prepared, but "
-                               "triggering it is refused.",
+    "swd.agora.unimplemented": "A conspiracy with an effect conspiracies are not implemented for (a pack's own) may be "
+                               "drawn and prepared, but triggering it is refused.",
     "swd.agora.place": "A cube is placed from the player's own supply of 12: a Politician's in its section's two "
                        "chambers, any other in any chamber.",
     "swd.agora.move": "A cube moved is one of the player's own, to the chamber next to it.",
@@ -88,11 +94,18 @@ AGORA_RULES: dict[str, str] = {
                         "Senator (to build), a progress token on the board or the opponent's (to lock away), an "
                         "available card (to discard, up to two, one at a time: none stops), or nothing when there "
                         "is none.",
+    "swd.agora.removed": "Treason turns up the cards removed from the Age's deck at its setup: as many as were "
+                         "removed, cards of the Age's deck (no guild or Grand Temple) not seen in its structure.",
+    "swd.agora.swap": "Coercion swaps a card of the opponent's city of its colours for one of the player's own of "
+                      "the same colour, or nothing when no colour has a card on both sides.",
+    "swd.agora.decree_move": "Insider Influence moves a Decree of a chamber (a face-down one unseen) under the "
+                             "Decree of another chamber.",
 }
 
 TASK_EVENTS = {"decree": "decree_revealed", "draw": "conspiracies_drawn", "choose": "conspiracy_chosen",
                "target": "conspiracy_target", "politician": "senate_action", "conspirator": "senate_action",
-               "place": "senate_action", "remove": "senate_action", "move": "senate_action"}
+               "place": "senate_action", "remove": "senate_action", "move": "senate_action",
+               "removed": "removed_revealed", "swap": "cards_swapped", "decree_move": "decree_moved"}
 
 Option = tuple[str, str | None, str | None]
 """A senate action: (action, chamber, origin)."""
@@ -207,11 +220,13 @@ def _changed(state: State, before: dict[str, int | None]) -> None:
         was = before[ch]
         if now == was:
             continue
-        decree = agora["decrees"][ch]
-        if decree is None and now is not None and not any(t[0] == "decree" and t[2] == ch for t in agora["tasks"]):
-            reveals.append(["decree", None, ch])
-        if decree is not None:
-            _shield_decree(state, decree, was, now)
+        held = chamber_decrees(agora, ch)
+        if now is not None:
+            waiting = sum(1 for t in agora["tasks"] if t[0] == "decree" and t[2] == ch)
+            reveals += [["decree", None, ch]] * (held.count(None) - waiting)
+        for decree in held:
+            if decree is not None:
+                _shield_decree(state, decree, was, now)
     agora["tasks"][0:0] = reveals
     for seat in (0, 1):
         if len(controlled(state, seat)) >= part(state).components.political_supremacy:
@@ -342,6 +357,12 @@ def check(state: State, event: Event) -> int | None:
         _check_chosen(state, event)
     elif t == "conspiracy_target":
         _check_target(state, event)
+    elif t == "removed_revealed":
+        plots.check_removed(state, event)
+    elif t == "cards_swapped":
+        plots.check_swap(state, event)
+    elif t == "decree_moved":
+        plots.check_decree_move(state, event)
     return None
 
 
@@ -421,10 +442,16 @@ def _check_placed(state: State, event: Event) -> None:
 def _check_decree(state: State, event: Event) -> None:
     p = event.payload
     chamber = ag(state)["tasks"][0][2]
-    seen = {d for d in ag(state)["decrees"].values() if d}
-    fresh = sorted(d.id for d in part(state).decrees if d.id not in seen)
+    fresh = unseen_decrees(state)
     if p["chamber"] != chamber or p["decree"] not in fresh:
         raise refuse(state, event, "swd.agora.decree", f"{chamber}: a Decree not yet seen", f"{p['chamber']}: {p['decree']}")
+
+
+def unseen_decrees(state: State) -> list[str]:
+    """The Decrees of the pack not turned up yet (a face-down one is one of them)."""
+    agora = ag(state)
+    seen = {d for ch in agora["decrees"] for d in chamber_decrees(agora, ch) if d}
+    return sorted(d.id for d in part(state).decrees if d.id not in seen)
 
 
 def _check_senate(state: State, event: Event) -> None:
@@ -482,6 +509,8 @@ def target_options(state: State, task: list[Any]) -> list[str]:
         return sorted(state.board_tokens + state.tokens[opponent])
     if effect == "discard_available":
         return sorted(c for s in state.available() if (c := state.slots.get(s)) is not None)
+    if effect == "build_from_removed":
+        return sorted(ag(state)["removed"]["cards"]) if "removed" in ag(state) else []
     return sorted(state.built_wonders[opponent])
 
 
@@ -525,7 +554,7 @@ def perform(state: State, event: Event, paid: int | None) -> list[Problem]:
         task = agora["tasks"].pop(0) if agora["tasks"] else state.queue.pop(0)
         before = controls(state)
         if t == "decree_revealed":
-            agora["decrees"][p["chamber"]] = p["decree"]
+            _reveal_decree(agora, p["chamber"], p["decree"])
             who = controller(state, p["chamber"])
             if who is not None:
                 _shield_decree(state, p["decree"], None, who)
@@ -539,10 +568,25 @@ def perform(state: State, event: Event, paid: int | None) -> list[Problem]:
             _chosen(state, p)
         elif t == "conspiracy_target":
             _target(state, p, task[2] if task[0] == "agora_discard" else 0)
+        elif t == "removed_revealed":
+            agora["removed"] = {"seat": p["seat"], "age": p["age"], "cards": list(p["cards"])}
+        elif t == "cards_swapped":
+            plots.swap(state, p)
+        elif t == "decree_moved":
+            plots.move_decree(state, p)
         if state.victory is None:
             _changed(state, before)
     _after(state)
     return found
+
+
+def _reveal_decree(agora: dict[str, Any], chamber: str, decree: str) -> None:
+    """A face-down Decree of ``chamber`` turned up (with two there, the first face-down one)."""
+    held = agora["decrees"][chamber]
+    if isinstance(held, list):
+        held[held.index(None)] = decree
+    else:
+        agora["decrees"][chamber] = decree
 
 
 def _senate(state: State, task: list[Any], p: dict[str, Any]) -> None:
@@ -622,6 +666,9 @@ def _target(state: State, p: dict[str, Any], left: int = 0) -> None:
         ag(state)["locked"].append(target)
     elif effect == "discard_available":
         _discard_available(state, seat, target, left)
+    elif effect == "build_from_removed":
+        ag(state)["removed"]["cards"].remove(target)
+        build(state, seat, state.card(target))
     else:
         k = state.built_wonders[opponent].index(target)
         state.built_wonders[opponent].pop(k)
@@ -668,6 +715,12 @@ def apply_effects(state: State, seat: int, effects: tuple[Effect, ...], when: st
             agora["tasks"].append(["target", seat, [e.type, list(e.colours)]])
         elif e.type == "discard_available":
             state.queue.append(["agora_discard", seat, e.amount])
+        elif e.type == "build_from_removed" and state.pack.numbers.removed_per_age:
+            agora["tasks"] += [["removed", seat, None], ["target", seat, [e.type, []]]]
+        elif e.type == "swap_card":
+            agora["tasks"].append(["swap", seat, list(e.colours)])
+        elif e.type == "move_decree":
+            agora["tasks"].append(["decree_move", seat, None])
         elif e.type == "progress_any_from_box" and unseen_tokens(state):
             state.queue += [["draw", seat, len(unseen_tokens(state))], ["library", seat, None]]
         elif e.type == "conspire":
@@ -790,8 +843,11 @@ def military_tokens(state: State, seat: int, distance: int) -> None:
 
 
 def seen_cards(state: State, event: Event) -> None:
-    """Note the Senators turned up (each copy comes once a game)."""
+    """Note the Senators turned up (each copy comes once a game); a new Age's deal puts Treason's
+    removed cards of the Age before out of mind (they never come back)."""
     p = event.payload
+    if event.type == "age_dealt":
+        ag(state).pop("removed", None)
     cards = list(p["cards"].values()) if event.type == "age_dealt" else [p["card"]]
     ag(state)["senators_seen"] += [c for c in cards if is_senator(state, c)]
 
@@ -838,3 +894,6 @@ def at_end(state: State) -> None:
 
 
 __all__ = ["AGORA_RULES", "CONSPIRACY_EFFECTS", "check", "perform", "setup"]
+
+# --- Treason, Coercion and Insider Influence (agora_plots.py): imported last, as it uses this module's helpers
+from . import agora_plots as plots  # noqa: E402

@@ -2,7 +2,8 @@
 
 Chance outcomes: ``decrees_placed`` (at the setup, the Decrees of the chambers whose Decree lies
 face up), ``decree_revealed`` (a face-down Decree turned up when its chamber is first controlled)
-and ``conspiracies_drawn`` (what a player draws when conspiring; only that player sees them).
+``conspiracies_drawn`` (what a player draws when conspiring; only that player sees them) and
+``removed_revealed`` (Treason: the Age's cards removed at its setup, turned up).
 Senators are cards of the Age decks, so they come with ``age_dealt`` and ``card_revealed`` as
 ``<senator id>_<copy>`` (``conspirator_4``).
 
@@ -10,8 +11,9 @@ Choices: the two new turns, ``senator_recruited`` (a Senator taken from the stru
 for) and ``conspiracy_prepared`` (any card taken from the structure put under one of the
 player's conspiracies); ``conspiracy_triggered`` (before the turn's card); ``senate_action``
 (place, move or remove a cube, conspire, or let an optional move go); ``conspiracy_chosen``
-(which drawn conspiracies are kept, where the other goes) and ``conspiracy_target`` (the card or
-Wonder a triggered conspiracy takes).
+(which drawn conspiracies are kept, where the other goes), ``conspiracy_target`` (the card or
+Wonder a triggered conspiracy takes), ``cards_swapped`` (Coercion) and ``decree_moved`` (Insider
+Influence).
 """
 
 from __future__ import annotations
@@ -120,20 +122,53 @@ class ConspiracyChosen(EventPayload):
 class ConspiracyTarget(EventPayload):
     """What a triggered conspiracy takes: a card of the opponent's city (``destroy``, ``steal``),
     one of their Wonders (``steal_wonder``, ``return_wonder``), a card of the structure's row 1 to
-    build for free (``build_from_last_row``), a progress token to lock away
+    build for free (``build_from_last_row``), one of the Age's removed cards Treason turned up to
+    build for free (``build_from_removed``), a progress token to lock away
     (``lock_progress_token``) or an available card to discard (``discard_available``, one at a time,
     None to stop); None when there is none."""
 
     event_type = "conspiracy_target"
     seat: int = Field(ge=0, le=1)
     effect: Literal["destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token",
-                    "discard_available"]
+                    "discard_available", "build_from_removed"]
     target: str | None = Field(default=None, pattern=ID)
 
 
+class RemovedRevealed(EventPayload):
+    """A chance outcome (Treason): the cards removed from the Age's deck at its setup, turned up for
+    the seat that triggered it (they were unseen: only now does the record say which they are)."""
+
+    event_type = "removed_revealed"
+    seat: int = Field(ge=0, le=1)
+    age: int = Field(ge=1, le=3)
+    cards: list[str] = Field(min_length=1, max_length=10)
+
+
+class CardsSwapped(EventPayload):
+    """Coercion: the seat ``take``s a card of the opponent's city and gives them ``give``, one of its
+    own of the same colour; both None when no such pair of cards exists."""
+
+    event_type = "cards_swapped"
+    seat: int = Field(ge=0, le=1)
+    take: str | None = Field(default=None, pattern=ID)
+    give: str | None = Field(default=None, pattern=ID)
+
+
+class DecreeMoved(EventPayload):
+    """Insider Influence: a Decree moved from the ``origin`` chamber under the Decree of another
+    ``chamber`` (``decree`` None: a face-down one, which stays unseen)."""
+
+    event_type = "decree_moved"
+    seat: int = Field(ge=0, le=1)
+    origin: str = Field(pattern=ID)
+    chamber: str = Field(pattern=ID)
+    decree: str | None = Field(default=None, pattern=ID)
+
+
 AGORA_EVENT_TYPES = (DecreesPlaced, DecreeRevealed, SenatorRecruited, ConspiracyPrepared, ConspiracyTriggered,
-                     SenateAction, ConspiraciesDrawn, ConspiracyChosen, ConspiracyTarget)
+                     SenateAction, ConspiraciesDrawn, ConspiracyChosen, ConspiracyTarget, RemovedRevealed, CardsSwapped,
+                     DecreeMoved)
 AGORA_TYPES = frozenset(m.event_type for m in AGORA_EVENT_TYPES)
 AGORA_ACTIONS = frozenset({"senator_recruited", "conspiracy_prepared", "conspiracy_triggered", "senate_action",
-                           "conspiracy_chosen", "conspiracy_target"})
+                           "conspiracy_chosen", "conspiracy_target", "cards_swapped", "decree_moved"})
 """The Agora events that are a seat's choice (the others are chance)."""

@@ -6,8 +6,9 @@ so every listed play is accepted.
 
 Plays: ``("senator_recruited", slot, card)``, ``("conspiracy_prepared", slot, card, conspiracy)``,
 ``("conspiracy_triggered", conspiracy)``, ``("senate_action", action, chamber, origin)``,
-``("conspiracy_chosen", keep, place)`` (keep: a sorted tuple) and ``("conspiracy_target",
-effect, target)``. A Senator card discarded or put under a Wonder is a base ``card_played``.
+``("conspiracy_chosen", keep, place)`` (keep: a sorted tuple), ``("conspiracy_target",
+effect, target)``, ``("cards_swapped", take, give)`` (Coercion) and ``("decree_moved", origin,
+chamber, decree)`` (Insider Influence). A Senator card discarded or put under a Wonder is a base ``card_played``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,19 @@ from replay.events import Event, EventPayload
 
 from . import agora_events as av
 from . import events as ev
-from .agora import ag, draw_shape, options, recruit_cost, senator_cards, target_options, target_task, triggerable
+from .agora import (
+    ag,
+    controller,
+    draw_shape,
+    options,
+    recruit_cost,
+    senator_cards,
+    target_options,
+    target_task,
+    triggerable,
+    unseen_decrees,
+)
+from .agora_plots import decree_moves, removed_count, removed_pool, swap_options
 from .city import payments
 from .legal import Play, play
 from .pantheon import third_age
@@ -39,6 +52,10 @@ def agora_play_of(event: Event) -> Play:
         return (t, p["action"], p.get("chamber"), p.get("origin"))
     if t == "conspiracy_chosen":
         return (t, tuple(sorted(p["keep"])), p.get("place"))
+    if t == "cards_swapped":
+        return (t, p.get("take"), p.get("give"))
+    if t == "decree_moved":
+        return (t, p["origin"], p["chamber"], p.get("decree"))
     return (t, p["effect"], p.get("target"))
 
 
@@ -46,6 +63,10 @@ def agora_choices(state: State, seat: int, t: str) -> list[Play]:
     """The choices of an Agora task waiting for ``seat``."""
     agora = ag(state)
     task = target_task(state) if t == "conspiracy_target" else agora["tasks"][0]
+    if t == "cards_swapped":
+        return [(t, take, give) for take, give in swap_options(state, seat, task[2])] or [(t, None, None)]
+    if t == "decree_moved":
+        return [(t, *m) for m in decree_moves(state)]
     if t == "senate_action":
         return [(t, *o) for o in options(state, task)]
     if t == "conspiracy_chosen":
@@ -99,13 +120,19 @@ def agora_payload(state: State, seat: int, chosen: Play) -> EventPayload:
         return av.SenateAction(seat=seat, action=chosen[1], chamber=chosen[2], origin=chosen[3])
     if t == "conspiracy_chosen":
         return av.ConspiracyChosen(seat=seat, keep=list(chosen[1]), place=chosen[2])
+    if t == "cards_swapped":
+        return av.CardsSwapped(seat=seat, take=chosen[1], give=chosen[2])
+    if t == "decree_moved":
+        return av.DecreeMoved(seat=seat, origin=chosen[1], chamber=chosen[2], decree=chosen[3])
     return av.ConspiracyTarget(seat=seat, effect=chosen[1], target=chosen[2])
 
 
 def agora_value(bot: str, state: State, seat: int, p: Play) -> tuple[int, int]:
     """How much a strategy bot likes an Agora play (its base plays score 0 to 4): a conspiracy
     triggered is taken at once, a Senator over a Wonder of no use, preparing over a discard; in the
-    Senate, what gains the most chambers on the opponent (a tie is drawn at random)."""
+    Senate, what gains the most chambers on the opponent; Coercion's swap that gains the most VP;
+    Insider Influence's Decree moved from a chamber the bot does not control to one it does (a tie
+    is drawn at random)."""
     if p[0] == "conspiracy_triggered":
         return 5, 0
     if p[0] == "senator_recruited":
@@ -114,7 +141,15 @@ def agora_value(bot: str, state: State, seat: int, p: Play) -> tuple[int, int]:
         return 1, 0
     if p[0] == "senate_action" and p[1] in ("place", "move", "remove"):
         return 0, _chambers_gained(state, seat, p[1], p[2], p[3])
+    if p[0] == "cards_swapped" and p[1] is not None:
+        return 0, _vp(state, p[1]) - _vp(state, p[2])
+    if p[0] == "decree_moved":
+        return 0, (controller(state, p[2]) == seat) - (controller(state, p[1]) == seat)
     return 0, 0
+
+
+def _vp(state: State, card: str) -> int:
+    return sum(e.amount for e in state.card(card).effects if e.type == "vp")
 
 
 def _chambers_gained(state: State, seat: int, action: str, chamber: str, origin: str | None) -> int:
@@ -144,9 +179,12 @@ def agora_chance(state: State, t: str, rng: random.Random, hidden: dict[str, str
         face_up = set(pack.agora.setup.decrees_face_up)
         return av.DecreesPlaced(decrees={ch.id: d for ch, d in zip(pack.agora.chambers, decrees) if ch.id in face_up})
     if t == "decree_revealed":
-        seen = {d for d in agora["decrees"].values() if d}
-        return av.DecreeRevealed(chamber=agora["tasks"][0][2],
-                                 decree=rng.choice(sorted(d.id for d in pack.agora.decrees if d.id not in seen)))
+        return av.DecreeRevealed(chamber=agora["tasks"][0][2], decree=rng.choice(unseen_decrees(state)))
+    if t == "removed_revealed":  # Treason: the cards of the Age's deck that were not dealt
+        dealt = set(hidden.values()) | {c for c in state.slots.values() if c is not None}
+        removed = [c for c in removed_pool(state) if c not in dealt]
+        return av.RemovedRevealed(seat=agora["tasks"][0][1], age=state.age,
+                                  cards=rng.sample(removed, min(removed_count(state), len(removed))))
     if t == "conspiracies_drawn":
         top, middle, m, bottom = draw_shape(state, agora["tasks"][0][2])
         return av.ConspiraciesDrawn(seat=agora["tasks"][0][1], conspiracies=top + rng.sample(middle, m) + bottom)

@@ -1,7 +1,8 @@
 """What people see of Agora's part of a 7 Wonders Duel game.
 
-The one secret of Agora is a seat's conspiracies: those it holds (prepared or not), those it has
-just drawn, and the one it put back on top or at the bottom of the deck. The other seat sees only
+Agora's secrets are a seat's conspiracies: those it holds (prepared or not), those it has
+just drawn, and the one it put back on top or at the bottom of the deck; and the Age's removed
+cards Treason turned up for it (the one built is no secret). The other seat sees only
 how many it holds and which are prepared (the card under a prepared one was taken face up from
 the structure, so it is no secret). :func:`conceal` swaps those identities for others the seat
 cannot tell apart, for the conformance checks.
@@ -16,8 +17,9 @@ from typing import Any
 
 from replay.events import Event
 
-from .agora import controls, part
-from .state import State
+from .agora import ag, controls, part
+from .agora_plots import removed_pool
+from .state import State, chamber_decrees
 
 
 def _hidden(state: State, seat: int) -> list[tuple[str, Any]]:
@@ -54,20 +56,29 @@ def _set(data: dict[str, Any], seat: int, place: tuple[str, Any], value: str | N
 
 
 def observe(state: State, seat: int) -> dict[str, Any]:
-    """The table as ``seat`` sees it: the other seat's conspiracies without their identity (None)."""
+    """The table as ``seat`` sees it: the other seat's conspiracies without their identity (None),
+    and the removed cards Treason turned up for the other seat as None too."""
     data = state.data()
     for place in _hidden(state, seat):
         _set(data, seat, place, None)
+    removed = data["agora"].get("removed")
+    if removed is not None and removed["seat"] != seat:
+        removed["cards"] = [None] * len(removed["cards"])
     return data
 
 
 def conceal(state: State, seat: int, rng: random.Random) -> State | None:
-    """The table with the conspiracies ``seat`` cannot see swapped for others it cannot tell apart
-    (None when it sees every one)."""
+    """The table with the conspiracies (and Treason's removed cards) ``seat`` cannot see swapped for
+    others it cannot tell apart (None when it sees every one)."""
     places = _hidden(state, seat)
-    if not places:
+    secret = _removed_secret(state, seat)
+    if not places and not secret:
         return None
     data = state.data()
+    if secret:
+        data["agora"]["removed"]["cards"] = _other_removed(state, secret, rng)
+    if not places:
+        return State.of_data(copy.deepcopy(data), state.pack)
     current = [_get(data, seat, p) for p in places]
     visible = set(_get_all(data)) - set(current)
     pool = sorted(c.id for c in part(state).conspiracies if c.id not in visible)
@@ -80,6 +91,23 @@ def conceal(state: State, seat: int, rng: random.Random) -> State | None:
     for place, value in zip(places, chosen):
         _set(data, seat, place, value)
     return State.of_data(copy.deepcopy(data), state.pack)
+
+
+def _removed_secret(state: State, seat: int) -> list[str]:
+    """The removed cards Treason turned up for the other seat (in the Age being played), that ``seat`` has not seen."""
+    removed = ag(state).get("removed")
+    return list(removed["cards"]) if removed is not None and removed["seat"] != seat else []
+
+
+def _other_removed(state: State, secret: list[str], rng: random.Random) -> list[str]:
+    """As many other cards the Age's removed ones could be, for all the seat knows (when there are others)."""
+    shown = {c for seat in (0, 1) for c in state.built[seat]} | set(state.discard)
+    pool = [c for c in removed_pool(state) if c not in shown]
+    for _ in range(20):
+        chosen = rng.sample(pool, len(secret))
+        if sorted(chosen) != sorted(secret):
+            return chosen
+    return secret  # pragma: no cover - the Age's deck has more unseen cards than removed ones while it is played
 
 
 def _get_all(data: dict[str, Any]) -> list[str]:
@@ -108,15 +136,19 @@ def senate_lines(state: State, player: str | None) -> list[str]:
     lines = ["senate: " + "; ".join(
         f"{ch} {agora['influence'][ch][0]}-{agora['influence'][ch][1]}"
         + (f" {state.names[who]}" if (who := held[ch]) is not None else "")
-        + f" ({agora['decrees'][ch] or 'decree face down'})" for ch in agora["influence"])]
+        + f" ({', '.join(d or 'decree face down' for d in chamber_decrees(agora, ch)) or 'no decree'})"
+        for ch in agora["influence"])]
     for seat, name in enumerate(state.names):
         if player and name.lower() != player.lower():
             continue
         hand = agora["hands"][seat]
         mine = player is not None
         shown = ", ".join((c["id"] if mine else "a conspiracy") + (" (prepared)" if c["prepared"] else "") for c in hand)
+        removed = agora.get("removed")
+        looked = removed["cards"] if mine and removed is not None and removed["seat"] == seat and removed["cards"] else []
         lines.append(f"{name}: {len(agora['senators'][seat])} Senators; conspiracies {shown or 'none'}"
-                     + (f"; triggered {', '.join(agora['triggered'][seat])}" if agora["triggered"][seat] else ""))
+                     + (f"; triggered {', '.join(agora['triggered'][seat])}" if agora["triggered"][seat] else "")
+                     + (f"; removed cards seen (Treason) {', '.join(looked)}" if looked else ""))
     return lines
 
 
@@ -141,6 +173,13 @@ def headline(event: Event, who: Callable[[Any], str]) -> str:
     if t == "conspiracy_chosen":
         back = f", one back on the {p['place']}" if p.get("place") else ""
         return f"{who(p['seat'])} keeps {len(p['keep'])} conspiracies{back}"
+    if t == "removed_revealed":
+        return f"{who(p['seat'])} looks at the {len(p['cards'])} cards removed from Age {p['age']}"
+    if t == "cards_swapped":
+        return f"{who(p['seat'])} swaps: takes {p['take']}, gives {p['give']}" if p.get("take") else \
+            f"{who(p['seat'])} swaps nothing"
+    if t == "decree_moved":
+        return f"{who(p['seat'])} moves the Decree {p.get('decree') or '(face down)'} from {p['origin']} to {p['chamber']}"
     return f"{who(p['seat'])} {p['effect'].replace('_', ' ')}: {p.get('target') or 'nothing'}"
 
 

@@ -12,13 +12,16 @@ from replay.notation import RAW, Collector, Header, HeaderReader, Parsed, items,
 from replay.problems import Level
 
 from .agora_events import (
+    CardsSwapped,
     ConspiraciesDrawn,
     ConspiracyChosen,
     ConspiracyPrepared,
     ConspiracyTarget,
     ConspiracyTriggered,
+    DecreeMoved,
     DecreeRevealed,
     DecreesPlaced,
+    RemovedRevealed,
     SenateAction,
     SenatorRecruited,
 )
@@ -52,10 +55,12 @@ from .notation_syntax import (
     DRAWN_FROM,
     EFFECTS,
     ENKI,
+    FACE_DOWN,
     FROM_BOX,
     KEEP,
     LONGEST,
     MODELS,
+    MOVES,
     NOTHING,
     NUMBER,
     OVER,
@@ -70,6 +75,7 @@ from .notation_syntax import (
     SENATE,
     SPACE,
     STRUCTURAL,
+    SWAP,
     TAIL,
     TOKENS,
     VERB,
@@ -98,8 +104,9 @@ SEAT_FORMS = ("a seat's line is 'pick <Wonder>', 'construct|discard <card> ...',
               "<name>', 'divinities <divinity>, ... from <mythology|gate>', 'choose <divinity> [space N]', 'activate "
               "<divinity> [offering N, ...] {paid N}', 'power <divinity> <field> <value>, ...|nothing', 'conspiracies "
               "<conspiracy>, ...', 'keep <conspiracy>, ... [(other on top|bottom)]', 'recruit <senator> {paid N}', "
-              "'prepare <conspiracy> with <card>', 'trigger <conspiracy>', 'senate place|remove|move|conspire|skip ...' "
-              "or 'target <effect> <target|nothing>'")
+              "'prepare <conspiracy> with <card>', 'trigger <conspiracy>', 'senate place|remove|move|conspire|skip ...', "
+              "'target <effect> <target|nothing>', 'removed <card>, ...', 'swap <card> for <card>|nothing' or "
+              "'moves decree <decree|face down> from <chamber> to <chamber>'")
 
 
 class _Reader(HeaderReader):
@@ -646,6 +653,40 @@ class _Reader(HeaderReader):
             return
         self.emit(ConspiracyTarget, {"seat": seat, "effect": effect, "target": target}, at=at)
 
+    def removed(self, seat: int, text: str, at: int) -> None:
+        """``removed <card>, ...``: the Age's removed cards Treason turns up."""
+        if not self.age_known(at):
+            return
+        cards = self.listed(text, at, self.card)
+        if cards is not None:
+            self.emit(RemovedRevealed, {"seat": seat, "age": self.at.age, "cards": cards}, at=at)
+
+    def swap(self, seat: int, text: str, at: int) -> None:
+        """``swap <card taken> for <card given>`` or ``swap nothing``: Coercion."""
+        if text.strip().lower() in NOTHING:
+            self.emit(CardsSwapped, {"seat": seat, "take": None, "give": None}, at=at)
+            return
+        m = self.shaped(SWAP, text, at, "Coercion's swap is 'swap <card taken> for <card given>' or 'swap nothing'")
+        if m is None:
+            return
+        take = self.card(m.group("take"), at)
+        give = self.card(m.group("give"), at + m.start("give")) if take is not None else None
+        if give is not None:
+            self.emit(CardsSwapped, {"seat": seat, "take": take, "give": give}, at=at)
+
+    def moves(self, seat: int, text: str, at: int) -> None:
+        """``moves decree <decree|face down> from <chamber> to <chamber>``: Insider Influence."""
+        m = self.shaped(MOVES, text, at, "Insider Influence is 'moves decree <decree|face down> from <chamber> to "
+                        "<chamber>'")
+        if m is None:
+            return
+        hidden = " ".join(m.group("decree").lower().split()) == FACE_DOWN
+        decree = None if hidden else self.piece("decree", m.group("decree"), at + m.start("decree"))
+        origin = self.piece("chamber", m.group("origin"), at + m.start("origin"))
+        chamber = self.piece("chamber", m.group("to"), at + m.start("to"))
+        if (hidden or decree is not None) and origin is not None and chamber is not None:
+            self.emit(DecreeMoved, {"seat": seat, "origin": origin, "chamber": chamber, "decree": decree}, at=at)
+
     # -- the game's end
 
     def ending(self, line: str) -> bool:
@@ -688,7 +729,8 @@ class _Reader(HeaderReader):
 PANTHEON_VERBS = {"divinities": _Reader.divinities, "choose": _Reader.choose, "activate": _Reader.activate,
                   "power": _Reader.power}
 AGORA_VERBS = {"conspiracies": _Reader.conspiracies, "keep": _Reader.keep, "recruit": _Reader.recruit,
-               "prepare": _Reader.prepare, "trigger": _Reader.trigger, "senate": _Reader.senate, "target": _Reader.target}
+               "prepare": _Reader.prepare, "trigger": _Reader.trigger, "senate": _Reader.senate, "target": _Reader.target,
+               "removed": _Reader.removed, "swap": _Reader.swap, "moves": _Reader.moves}
 
 
 def read(text: str, level: Level = "collect", source: str = "") -> Parsed:

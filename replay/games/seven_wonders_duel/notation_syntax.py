@@ -28,7 +28,8 @@ WINNERS = re.compile(r"^winners\s+(.+)$", re.IGNORECASE)
 SCORE = re.compile(r"^score\s+([^:]+?)\s*(?::\s*(.*))?$", re.IGNORECASE)
 PLAY = re.compile(r"^([^:()\[\]{}!@]+?)\s*:\s*(.*)$")
 VERB = re.compile(r"^(pick|construct|build|discard|wonder|progress|draws|destroys|from\s+discard|starter|divinities|choose"
-                  r"|activate|power|conspiracies|keep|recruit|prepare|trigger|senate|target)\b\s*(.*)$", re.IGNORECASE)
+                  r"|activate|power|conspiracies|keep|recruit|prepare|trigger|senate|target|removed|swap|moves)\b\s*(.*)$",
+                  re.IGNORECASE)
 PANTHEON = re.compile(r"^pantheon\s+(" + DIGITS + r")\s*:\s*(.*)$", re.IGNORECASE)
 ENKI = re.compile(r"^enki\s+(.*)$", re.IGNORECASE)
 DECREES = re.compile(r"^decrees\s+(.*)$", re.IGNORECASE)
@@ -45,7 +46,12 @@ SENATE = re.compile(r"^(?:(?P<one>place|remove)\s+(?P<chamber>.+)|move\s+(?P<ori
                     r"|(?P<bare>conspire|skip))$", re.IGNORECASE)
 POWER_ITEM = re.compile(r"^(card|slot|wonder|token|space|discarded|applied)\s+(\S+)$", re.IGNORECASE)
 EFFECTS = ("destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token",
-           "discard_available")
+           "discard_available", "build_from_removed")
+SWAP = re.compile(r"^(?P<take>.+?)\s+for\s+(?P<give>.+)$", re.IGNORECASE)
+"""Coercion: ``swap <card taken> for <card given>`` (or ``swap nothing``)."""
+MOVES = re.compile(r"^decree\s+(?P<decree>.+?)\s+from\s+(?P<origin>.+?)\s+to\s+(?P<to>.+)$", re.IGNORECASE)
+"""Insider Influence: ``moves decree <decree|face down> from <chamber> to <chamber>``."""
+FACE_DOWN = "face down"
 WITH = re.compile(r"^(?P<wonder>.+?)\s+with\s+(?P<rest>.+)$", re.IGNORECASE)
 TAIL = re.compile(
     r"^(?P<card>[^(){}@]*?)\s*(?:@\s*(?P<slot>[^\s(){}]+))?(?:\s+free\s+(?P<free>[^\s(){}]+))?"

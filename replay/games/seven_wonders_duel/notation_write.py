@@ -10,7 +10,18 @@ from replay.events import Event
 from replay.notation import Writer, escape, raw_text
 
 from .events import KIND
-from .notation_syntax import NOTHING, STRUCTURAL, WRITTEN_CATEGORY, Context, card_ids, expansion_ids, find_pack, normal, sayable
+from .notation_syntax import (
+    FACE_DOWN,
+    NOTHING,
+    STRUCTURAL,
+    WRITTEN_CATEGORY,
+    Context,
+    card_ids,
+    expansion_ids,
+    find_pack,
+    normal,
+    sayable,
+)
 from .pack import DuelPack
 from .pantheon_events import POWER_FIELDS
 
@@ -170,6 +181,18 @@ class _Writer(Writer):
             return f"keep {', '.join(listed)}" + (f" (other on {p['place']})" if p["place"] else "")
         if t == "senate_action":
             return self.senate(p)
+        if t == "removed_revealed":
+            return f"removed {', '.join(p['cards'])}" if p["age"] == self.at.age and all(map(self.card, p["cards"])) \
+                else None
+        if t == "cards_swapped":
+            if p["take"] is None or p["give"] is None:
+                return "swap nothing" if p["take"] is None and p["give"] is None else None
+            return f"swap {p['take']} for {p['give']}" if self.card(p["take"]) and self.card(p["give"]) else None
+        if t == "decree_moved":
+            decree = p["decree"]
+            ok = self.piece("chamber", p["origin"]) and self.piece("chamber", p["chamber"]) \
+                and (decree is None or self.piece("decree", decree))
+            return f"moves decree {decree or FACE_DOWN} from {p['origin']} to {p['chamber']}" if ok else None
         if t == "conspiracy_target":
             target = p["target"]
             return f"target {p['effect']} {target or 'nothing'}" if target is None or normal(target) == target \

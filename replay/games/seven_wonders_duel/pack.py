@@ -389,6 +389,12 @@ class Options(PackPart):
         "neptune", "pantheon-agora", description="Pantheon with Agora: the Senate actions of the Agora military token "
         "Neptune applies are taken by Neptune's owner (`neptune`), or by the player whose shields would have reached "
         "it: the opponent of the side it lay on (`shields`)")
+    # --- Agora: a ruling players may choose
+    coercion_science: Literal["gained", "moved"] = added(
+        "gained", "agora-coercion", description="Agora: a green card Coercion swaps counts as gained by its new "
+        "owner (`gained`: a new pair's progress token, scientific supremacy, as when built; the player first, then "
+        "the opponent), or only moves (`moved`: nothing at the swap; its symbol counts from then on, for supremacy when "
+        "a symbol is next gained, for a pair's token when a third card of it comes)")
 
 
 class Combination(Provenanced):

@@ -250,6 +250,8 @@ def _check_reveal(state: State, event: Event) -> None:
     if p["age"] != state.age or p["slot"] != slot:
         raise refuse(state, event, "swd.reveal", f"Age {state.age}, slot {slot}", f"Age {p['age']}, slot {p['slot']}")
     wrong = _deck_problem(state.pack, state.age, [*state.seen, p["card"]])
+    if not wrong and agora_plots.is_removed(state, p["card"]):  # Agora: Treason turned it up among the removed cards
+        wrong = f"{p['card']} was removed from the deck at the setup (Treason turned it up)"
     if wrong:
         raise refuse(state, event, "swd.reveal", f"a card of the Age {state.age} deck not yet seen", wrong)
 
@@ -726,7 +728,7 @@ __all__ = ["RULES", "DuelRules", "judge"]
 
 
 # --- Agora (replay/games/seven_wonders_duel/agora.py): imported last, as it uses this module's helpers
-from . import agora  # noqa: E402
+from . import agora, agora_plots  # noqa: E402  # agora_plots: Treason's removed cards (the reveal's check)
 from .agora_events import AGORA_TYPES  # noqa: E402
 
 RULES.update(agora.AGORA_RULES)

@@ -17,6 +17,14 @@ from .pack import Card, DuelPack, Effect
 _DECREES: dict[int, tuple[Any, dict[str, tuple[Effect, ...]]]] = {}
 """Agora: each pack's Decrees' effects by id (keyed by the pack part's id, the part kept to be sure)."""
 
+def chamber_decrees(agora: dict[str, Any], chamber: str) -> list[str | None]:
+    """Agora: the Decrees in ``chamber`` (None: one lying face down). A chamber holds its one Decree
+    (``agora["decrees"][chamber]``, an id or None) until Insider Influence moves one: then the two
+    chambers it touched hold a list (none, one or two), so a game without that move keeps its data."""
+    held = agora["decrees"][chamber]
+    return list(held) if isinstance(held, list) else [held]
+
+
 TOKENS, DRAFT, DEAL, PLAY, PENDING, STARTER, SCORE, OVER = (
     "tokens", "draft", "deal", "play", "pending", "starter", "score", "over")
 
@@ -121,7 +129,7 @@ class State:
         if decrees is None or decrees[0] is not self.pack.agora:
             decrees = _DECREES[id(self.pack.agora)] = (self.pack.agora, {d.id: d.effects for d in self.pack.agora.decrees})
         influence = self.agora["influence"]
-        return [(ch, e) for ch, d in self.agora["decrees"].items()
+        return [(ch, e) for ch in self.agora["decrees"] for d in chamber_decrees(self.agora, ch)
                 if d is not None and influence[ch][seat] > influence[ch][1 - seat] for e in decrees[1][d]]
 
     def has(self, seat: int, effect_type: str) -> bool:

@@ -92,11 +92,13 @@ return function (ctx) {
     var ag = s.agora, decrees = b.decrees || {}, plots = b.conspiracies || {};
     senate = '<div data-path="agora.influence" style="margin:6px 0">Senate: ' + (b.chambers || []).map(function (ch) {
       var cubes = ag.influence[ch.id] || [0, 0], who = cubes[0] > cubes[1] ? 0 : cubes[1] > cubes[0] ? 1 : -1;
-      var decree = ag.decrees[ch.id];
+      var held = ag.decrees[ch.id], shown = (Array.isArray(held) ? held : [held]).map(function (d) {  // two after Insider Influence
+        return d ? esc(decrees[d] || d) : "Decree face down";
+      }).join(" + ") || "no Decree";
       return '<span style="display:inline-block;margin:2px;padding:2px 6px;border:1px solid #94a3b8;border-radius:4px' +
         (who >= 0 ? ";background:#e0f2fe" : "") + '">' + esc(ch.id.replace("_", " ")) + " (" + ch.vp + " VP): " +
         cubes[0] + "&ndash;" + cubes[1] + (who >= 0 ? " <b>" + esc(s.names[who]) + "</b>" : "") + "<br>" +
-        '<span class="meta">' + (decree ? esc(decrees[decree] || decree) : "Decree face down") + "</span></span>";
+        '<span class="meta">' + shown + "</span></span>";
     }).join("") + "</div>";
     senate += s.names.map(function (name, seat) {
       var hand = (ag.hands[seat] || []).map(function (c) {
@@ -105,7 +107,10 @@ return function (ctx) {
       return '<div data-path="agora.hands[' + seat + ']">' + esc(name) + ": " + ag.senators[seat].length + " Senators; conspiracies " +
         (hand || "none") + (ag.triggered[seat].length ? "; triggered " + ag.triggered[seat].map(function (c) {
           return esc(plots[c] || c);
-        }).join(", ") : "") + "</div>";
+        }).join(", ") : "") + (ag.removed && ag.removed.seat === seat && ag.removed.cards.some(Boolean) ?
+          "; removed cards seen (Treason): " + ag.removed.cards.filter(Boolean).map(function (c) {
+            return esc((cards[c] || {}).name || c);
+          }).join(", ") : "") + "</div>";
     }).join("");
   }
   // --- end Agora
