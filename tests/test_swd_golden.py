@@ -47,8 +47,8 @@ PANTHEON_VP = {"golden-pantheon": [0, 6],  # the Pantheon category: Ben's Grand 
 SENATE_VP = {"golden-agora": [12, 0],  # Ana controls the six chambers: 1 + 2 + 3 + 3 + 2 + 1 (the audit's own category)
              "golden-together": [5, 0]}  # Ana: chambers 4 (3) and 5 (2)
 COINS = {"golden-civilian": [9, 10], "golden-science": [5, 21],  # traced by hand, play by play
-         "golden-pantheon": [1, 8], "golden-agora": [5, 1],  # the engine's (the README does not trace them)
-         "golden-together": [2, 0]}  # traced by hand (COIN_TRACE below)
+         "golden-pantheon": [1, 8],  # the engine's (the README does not trace them)
+         "golden-agora": [5, 1], "golden-together": [2, 0]}  # traced by hand (COIN_TRACES below)
 VICTORY = {"golden-civilian": ("civilian", [0]), "golden-science": ("science", [0]), "golden-pantheon": ("civilian", [0]),
            "golden-agora": ("political", [0]), "golden-together": ("military", [0])}
 PAWN = {  # the Conflict pawn after each play that moves it (+: towards Ben's capital), and the coins looted then
@@ -289,7 +289,19 @@ def test_an_activation_or_recruit_price_off_by_one_is_reported_at_its_event(name
 
 # ----------------------------------------------------------------------------- both expansions, by hand
 
-COIN_TRACE = [  # the README's "Coins, play by play" for golden-together: (who, what) -> (Ana's, Ben's) coins after it
+COIN_TRACES = {  # the README's "Coins, play by play": (who, what) -> (Ana's, Ben's) coins after it, each change
+    "golden-agora": [
+        ("Ana", "scriptorium", (5, 7)), ("Ben", "palisade", (5, 5)), ("Ben", "glassworks", (5, 4)),
+        ("Ben", "stone_reserve", (5, 1)), ("Ana", "stone_pit", (4, 1)), ("Ana", "wood_reserve", (1, 1)),
+        ("Ben", "clay_pit", (1, 0)), ("Ben", "conspirator_1", (1, 5)),  # a Senator discarded: 2 + 1 yellow + chamber 3's 2
+        ("Ben", "baths", (1, 4)), ("Ana", "tavern", (5, 4)), ("Ben", "conspirator_3", (5, 3)), ("Ana", "apothecary", (2, 3)),
+        ("Ana", "politician_right_1", (1, 3)), ("Ben", "stable", (2, 3)),  # Ana's chamber 1: red, Age I
+        ("Ana", "pharmacist", (0, 3)), ("Ana", "rostrum", (4, 3)), ("Ana", "conspirator_4", (2, 3)),
+        ("Ben", "shelf_quarry", (2, 1)), ("Ana", "school", (6, 1)), ("Ben", "laboratory", (6, 3)),
+        ("Ana", "barracks", (8, 3)),  # chamber 1: red, Age II
+        ("Ben", "sawmill", (8, 1)), ("Ana", "politician_middle_3", (5, 1)),
+    ],
+    "golden-together": [
     ("Ana", "stable", (5, 7)), ("Ben", "scriptorium", (5, 9)), ("Ana", "garrison", (3, 9)),
     ("Ben", "politician_left_2", (3, 7)),  # Hanging Gardens: -8, +6
     ("Ana", "clay_pit", (2, 7)), ("Ben", "quarry", (2, 9)), ("Ben", "politician_middle_2", (2, 11)),
@@ -300,7 +312,8 @@ COIN_TRACE = [  # the README's "Coins, play by play" for golden-together: (who, 
     ("Ben", "workshop", (5, 10)), ("Ana", "archery_range", (3, 10)), ("Ben", "aphrodite", (3, 4)),
     ("Ben", "customs_house", (5, 0)),  # Ana's chamber 5 Decree: +2 (Age II)
     ("Ana", "mars", (2, 0)),
-]
+    ],
+}
 
 
 def test_the_game_with_both_expansions_shows_a_divinity_a_senator_and_a_conspiracy():
@@ -320,15 +333,17 @@ def test_the_game_with_both_expansions_shows_a_divinity_a_senator_and_a_conspira
     assert state.wonders[1][-1] == "great_library" and "great_library" not in state.wonders[0]
 
 
-def test_the_coins_of_the_game_with_both_expansions_are_the_hand_traced_ones():
+@pytest.mark.parametrize("name", sorted(COIN_TRACES))
+def test_the_coins_are_the_hand_traced_ones_play_by_play(name):
     """After every play that changes a treasury, both treasuries are the README's."""
     driver = Replay(GAME)
     traced, before = [], [7, 7]
-    for e in recorded("golden-together"):
+    for e in recorded(name):
         driver.push(e)
         coins = list(driver.state.coins)
         if coins != before:
             p = e.payload
             traced.append((NAMES[p["seat"]], p.get("card") or p.get("divinity"), tuple(coins)))
             before = coins
-    assert traced == COIN_TRACE
+    assert traced == COIN_TRACES[name]
+    assert list(traced[-1][2]) == COINS[name]
