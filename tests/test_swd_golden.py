@@ -47,8 +47,7 @@ PANTHEON_VP = {"golden-pantheon": [0, 6],  # the Pantheon category: Ben's Grand 
 SENATE_VP = {"golden-agora": [12, 0],  # Ana controls the six chambers: 1 + 2 + 3 + 3 + 2 + 1 (the audit's own category)
              "golden-together": [5, 0]}  # Ana: chambers 4 (3) and 5 (2)
 COINS = {"golden-civilian": [9, 10], "golden-science": [5, 21],  # traced by hand, play by play
-         "golden-pantheon": [1, 8],  # the engine's (the README does not trace them)
-         "golden-agora": [5, 1], "golden-together": [2, 0]}  # traced by hand (COIN_TRACES below)
+         "golden-pantheon": [1, 8], "golden-agora": [5, 1], "golden-together": [2, 0]}  # (COIN_TRACES below)
 VICTORY = {"golden-civilian": ("civilian", [0]), "golden-science": ("science", [0]), "golden-pantheon": ("civilian", [0]),
            "golden-agora": ("political", [0]), "golden-together": ("military", [0])}
 PAWN = {  # the Conflict pawn after each play that moves it (+: towards Ben's capital), and the coins looted then
@@ -290,6 +289,26 @@ def test_an_activation_or_recruit_price_off_by_one_is_reported_at_its_event(name
 # ----------------------------------------------------------------------------- both expansions, by hand
 
 COIN_TRACES = {  # the README's "Coins, play by play": (who, what) -> (Ana's, Ben's) coins after it, each change
+    "golden-pantheon": [
+        ("Ben", "theater", (7, 9)), ("Ana", "palisade", (5, 9)), ("Ben", "pharmacist", (5, 11)),
+        ("Ben", "wood_reserve", (5, 3)),  # the Sphinx: -8
+        ("Ben", "press", (5, 2)), ("Ben", "tavern", (5, 4)), ("Ana", "logging_camp", (4, 4)), ("Ben", "stone_pit", (4, 6)),
+        ("Ana", "clay_reserve", (1, 6)), ("Ana", "stable", (1, 4)),  # +3: Ben loses 2
+        ("Ben", "stone_reserve", (1, 1)), ("Ana", "clay_pit", (0, 1)), ("Ben", "quarry", (0, 4)),
+        ("Ben", "glassworks", (0, 3)), ("Ben", "apothecary", (0, 6)),
+        ("Ana", "laboratory", (3, 6)), ("Ben", "rostrum", (3, 1)), ("Ana", "parade_ground", (0, 1)),
+        ("Ben", "archery_range", (0, 4)), ("Ben", "barracks", (0, 7)), ("Ben", "mars", (0, 3)), ("Ben", "brewery", (0, 9)),
+        ("Ben", "ra", (0, 3)), ("Ana", "customs_house", (3, 3)), ("Ben", "aqueduct", (3, 1)),  # the Sanctuary: -2
+        ("Ben", "school", (3, 5)), ("Ana", "shelf_quarry", (1, 5)), ("Ben", "sawmill", (1, 3)), ("Ben", "forum", (1, 7)),
+        ("Ben", "astarte", (1, 4)),  # and 7 on Astarte
+        ("Ana", "pretorium", (4, 4)),
+        ("Ben", "phoenician_grand_temple", (1, 3)),  # the Appian Way: 10 = his 4 + 6 of Astarte's; +3; Ana -3
+        ("Ben", "gate", (1, 1)), ("Ana", "armory", (6, 1)), ("Ben", "university", (6, 5)), ("Ben", "arena", (6, 9)),
+        ("Ben", "observatory", (6, 20)),  # the Temple of Artemis: -1 +12
+        ("Ben", "academy", (6, 16)), ("Ana", "chamber_of_commerce", (5, 16)),
+        ("Ben", "egyptian_grand_temple", (5, 4)),  # the Colossus: -12
+        ("Ben", "pantheon", (5, 8)), ("Ben", "lighthouse", (5, 3)), ("Ana", "siege_workshop", (1, 3)), ("Ben", "port", (1, 8)),
+    ],
     "golden-agora": [
         ("Ana", "scriptorium", (5, 7)), ("Ben", "palisade", (5, 5)), ("Ben", "glassworks", (5, 4)),
         ("Ben", "stone_reserve", (5, 1)), ("Ana", "stone_pit", (4, 1)), ("Ana", "wood_reserve", (1, 1)),
