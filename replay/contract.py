@@ -207,7 +207,8 @@ class Views(Generic[S]):
     def hides(self, state: S) -> bool:
         """Whether the game ``state`` belongs to may hide something from a seat. The default is
         :attr:`hidden_information`; a game whose secrets come with an expansion says so by its
-        state (7 Wonders Duel: only with Agora, whose conspiracies are secret)."""
+        state (7 Wonders Duel: with Agora, whose conspiracies are secret, or Pantheon, whose Divinities
+        are placed face down)."""
         return self.hidden_information
 
     def state_hash(self, state: S) -> str:

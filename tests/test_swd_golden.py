@@ -1,5 +1,5 @@
-"""Four 7 Wonders Duel games worked out by hand (fixtures/7wonders-duel/README.md): the events of two
-base games, a Pantheon game and an Agora game (seeded simulations), the narration of every state,
+"""Five 7 Wonders Duel games worked out by hand (fixtures/7wonders-duel/README.md): the events of two
+base games, a Pantheon game, an Agora game and one with both (seeded simulations), the narration of every state,
 the notation, and the hand-worked results.
 
 The scores, coins, the Conflict pawn after every shield and the scientific symbols below were
@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from helpers import audited, golden_events, replaced, script
 
 from replay.cli.main import cli
-from replay.driver import replay
+from replay.driver import Replay, replay
 from replay.events import Event
 from replay.games.seven_wonders_duel import GAME
 from replay.games.seven_wonders_duel.notation import read
@@ -29,7 +29,7 @@ from replay.services.audit import audit
 from replay.services.logs import read_notation_text
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "7wonders-duel"
-GAMES = ("golden-civilian", "golden-science", "golden-pantheon", "golden-agora")
+GAMES = ("golden-civilian", "golden-science", "golden-pantheon", "golden-agora", "golden-together")
 NAMES = ["Ana", "Ben"]
 CATEGORIES = ("civilian", "science", "commercial", "guilds", "wonders", "progress", "military", "treasury")
 
@@ -40,27 +40,34 @@ HAND = {
     "golden-science": [(7, 11, 6, 0, 2, 0, 2, 1, 29), (9, 1, 0, 0, 12, 0, 0, 7, 29)],
     "golden-pantheon": [(29, 7, 6, 0, 2, 0, 5, 0, 49), (4, 4, 3, 0, 12, 0, 0, 2, 31)],
     "golden-agora": [(10, 1, 0, 0, 0, 0, 0, 1, 24), (8, 2, 0, 0, 0, 0, 0, 0, 10)],  # Ana's total: 12 Senate VP in it
+    "golden-together": [(3, 0, 0, 0, 0, 0, 0, 0, 8), (0, 1, 0, 0, 7, 0, 0, 0, 17)],  # Ana: 5 Senate VP; Ben: 9 Pantheon VP
 }
-PANTHEON_VP = {"golden-pantheon": [0, 6]}  # the Pantheon category: Ben's Grand Temple 5 + 1 coin left on Astarte
-SENATE_VP = {"golden-agora": [12, 0]}  # Ana controls the six chambers: 1 + 2 + 3 + 3 + 2 + 1 (the audit's own category)
+PANTHEON_VP = {"golden-pantheon": [0, 6],  # the Pantheon category: Ben's Grand Temple 5 + 1 coin left on Astarte
+               "golden-together": [0, 9]}  # Aphrodite
+SENATE_VP = {"golden-agora": [12, 0],  # Ana controls the six chambers: 1 + 2 + 3 + 3 + 2 + 1 (the audit's own category)
+             "golden-together": [5, 0]}  # Ana: chambers 4 (3) and 5 (2)
 COINS = {"golden-civilian": [9, 10], "golden-science": [5, 21],  # traced by hand, play by play
-         "golden-pantheon": [1, 8], "golden-agora": [5, 1]}  # the engine's (the README does not trace them)
+         "golden-pantheon": [1, 8], "golden-agora": [5, 1], "golden-together": [2, 0]}  # (COIN_TRACES below)
 VICTORY = {"golden-civilian": ("civilian", [0]), "golden-science": ("science", [0]), "golden-pantheon": ("civilian", [0]),
-           "golden-agora": ("political", [0])}
+           "golden-agora": ("political", [0]), "golden-together": ("military", [0])}
 PAWN = {  # the Conflict pawn after each play that moves it (+: towards Ben's capital), and the coins looted then
     "golden-civilian": [(-1, 0), (0, 0), (2, 0), (3, 1), (2, 0), (4, 0), (1, 0), (-1, 0), (0, 0)],
     "golden-science": [(1, 0), (2, 0), (1, 0), (-1, 0), (1, 0), (3, 2), (5, 0), (2, 0)],
     "golden-pantheon": [(1, 0), (2, 0), (3, 2), (5, 0), (3, 0), (4, 0), (2, 0), (4, 0), (5, 0)],
     "golden-agora": [(-1, 0), (-2, 0), (-1, 0), (0, 0)],
+    "golden-together": [(1, 0), (2, 0), (3, 0), (4, 0), (6, 0), (7, 0)],  # Agora's tokens loot nothing; then Mars
 }
+PAWN_END = {"golden-together": 9}  # Mars' 2 shields (an activation, not a card) take the pawn to the capital
 SYMBOLS = {  # each seat's distinct scientific symbols at the end
     "golden-civilian": [{"mortar_and_pestle", "wheel", "quill", "armillary_sphere"}, set()],
     "golden-science": [{"mortar_and_pestle", "wheel", "plumb", "law", "armillary_sphere", "sundial"}, {"quill", "wheel"}],
     "golden-pantheon": [{"mortar_and_pestle", "quill", "sundial"}, {"law", "plumb", "sundial"}],
     "golden-agora": [{"mortar_and_pestle", "quill", "wheel"}, {"quill"}],
+    "golden-together": [set(), {"wheel"}],
 }
 TOKENS = {"golden-civilian": [["architecture", "philosophy", "masonry"], ["theology"]],
-          "golden-science": [["law", "masonry"], ["urbanism"]], "golden-pantheon": [[], []], "golden-agora": [[], []]}
+          "golden-science": [["law", "masonry"], ["urbanism"]], "golden-pantheon": [[], []], "golden-agora": [[], []],
+          "golden-together": [[], []]}
 
 
 def recorded(name: str) -> list[Event]:
@@ -145,7 +152,7 @@ def test_final_state_is_the_hand_worked_one(name):
     assert state.coins == COINS[name]
     assert [c // 3 for c in COINS[name]] == [HAND[name][s][7] for s in (0, 1)]
     assert (state.victory, state.winners) == VICTORY[name]
-    assert state.pawn == PAWN[name][-1][0]
+    assert state.pawn == PAWN_END.get(name, PAWN[name][-1][0])
     assert [set(state.symbols(s)) for s in (0, 1)] == SYMBOLS[name]
     assert state.tokens == TOKENS[name]
 
@@ -194,7 +201,8 @@ def test_a_paid_claim_off_by_one_is_reported_at_its_event(name):
         assert [(p.rule_id, p.where.seq, p.where.player, p.expected, p.found) for p in found] == \
             [("swd.claim.paid", i, NAMES[e.payload["seat"]], f"{paid} coins", f"{paid + 1} coins")]
         checked += 1
-    assert checked == {"golden-civilian": 26, "golden-science": 23, "golden-pantheon": 20, "golden-agora": 12}[name]
+    assert checked == {"golden-civilian": 26, "golden-science": 23, "golden-pantheon": 20, "golden-agora": 12,
+                       "golden-together": 11}[name]
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -276,3 +284,85 @@ def test_an_activation_or_recruit_price_off_by_one_is_reported_at_its_event(name
     i, p = of(name, kind)[at]
     found = problems(replaced(recorded(name), i, paid=p["paid"] + 1))
     assert [(f.rule_id, f.where.seq) for f in found][:1] == [("swd.claim.paid", i)]
+
+
+# ----------------------------------------------------------------------------- both expansions, by hand
+
+COIN_TRACES = {  # the README's "Coins, play by play": (who, what) -> (Ana's, Ben's) coins after it, each change
+    "golden-pantheon": [
+        ("Ben", "theater", (7, 9)), ("Ana", "palisade", (5, 9)), ("Ben", "pharmacist", (5, 11)),
+        ("Ben", "wood_reserve", (5, 3)),  # the Sphinx: -8
+        ("Ben", "press", (5, 2)), ("Ben", "tavern", (5, 4)), ("Ana", "logging_camp", (4, 4)), ("Ben", "stone_pit", (4, 6)),
+        ("Ana", "clay_reserve", (1, 6)), ("Ana", "stable", (1, 4)),  # +3: Ben loses 2
+        ("Ben", "stone_reserve", (1, 1)), ("Ana", "clay_pit", (0, 1)), ("Ben", "quarry", (0, 4)),
+        ("Ben", "glassworks", (0, 3)), ("Ben", "apothecary", (0, 6)),
+        ("Ana", "laboratory", (3, 6)), ("Ben", "rostrum", (3, 1)), ("Ana", "parade_ground", (0, 1)),
+        ("Ben", "archery_range", (0, 4)), ("Ben", "barracks", (0, 7)), ("Ben", "mars", (0, 3)), ("Ben", "brewery", (0, 9)),
+        ("Ben", "ra", (0, 3)), ("Ana", "customs_house", (3, 3)), ("Ben", "aqueduct", (3, 1)),  # the Sanctuary: -2
+        ("Ben", "school", (3, 5)), ("Ana", "shelf_quarry", (1, 5)), ("Ben", "sawmill", (1, 3)), ("Ben", "forum", (1, 7)),
+        ("Ben", "astarte", (1, 4)),  # and 7 on Astarte
+        ("Ana", "pretorium", (4, 4)),
+        ("Ben", "phoenician_grand_temple", (1, 3)),  # the Appian Way: 10 = his 4 + 6 of Astarte's; +3; Ana -3
+        ("Ben", "gate", (1, 1)), ("Ana", "armory", (6, 1)), ("Ben", "university", (6, 5)), ("Ben", "arena", (6, 9)),
+        ("Ben", "observatory", (6, 20)),  # the Temple of Artemis: -1 +12
+        ("Ben", "academy", (6, 16)), ("Ana", "chamber_of_commerce", (5, 16)),
+        ("Ben", "egyptian_grand_temple", (5, 4)),  # the Colossus: -12
+        ("Ben", "pantheon", (5, 8)), ("Ben", "lighthouse", (5, 3)), ("Ana", "siege_workshop", (1, 3)), ("Ben", "port", (1, 8)),
+    ],
+    "golden-agora": [
+        ("Ana", "scriptorium", (5, 7)), ("Ben", "palisade", (5, 5)), ("Ben", "glassworks", (5, 4)),
+        ("Ben", "stone_reserve", (5, 1)), ("Ana", "stone_pit", (4, 1)), ("Ana", "wood_reserve", (1, 1)),
+        ("Ben", "clay_pit", (1, 0)), ("Ben", "conspirator_1", (1, 5)),  # a Senator discarded: 2 + 1 yellow + chamber 3's 2
+        ("Ben", "baths", (1, 4)), ("Ana", "tavern", (5, 4)), ("Ben", "conspirator_3", (5, 3)), ("Ana", "apothecary", (2, 3)),
+        ("Ana", "politician_right_1", (1, 3)), ("Ben", "stable", (2, 3)),  # Ana's chamber 1: red, Age I
+        ("Ana", "pharmacist", (0, 3)), ("Ana", "rostrum", (4, 3)), ("Ana", "conspirator_4", (2, 3)),
+        ("Ben", "shelf_quarry", (2, 1)), ("Ana", "school", (6, 1)), ("Ben", "laboratory", (6, 3)),
+        ("Ana", "barracks", (8, 3)),  # chamber 1: red, Age II
+        ("Ben", "sawmill", (8, 1)), ("Ana", "politician_middle_3", (5, 1)),
+    ],
+    "golden-together": [
+    ("Ana", "stable", (5, 7)), ("Ben", "scriptorium", (5, 9)), ("Ana", "garrison", (3, 9)),
+    ("Ben", "politician_left_2", (3, 7)),  # Hanging Gardens: -8, +6
+    ("Ana", "clay_pit", (2, 7)), ("Ben", "quarry", (2, 9)), ("Ben", "politician_middle_2", (2, 11)),
+    ("Ana", "stone_pit", (1, 11)), ("Ben", "wood_reserve", (1, 2)),  # Great Lighthouse: -9
+    ("Ben", "apothecary", (1, 0)), ("Ana", "glassworks", (0, 0)), ("Ben", "baths", (0, 2)), ("Ana", "press", (2, 2)),
+    ("Ben", "clay_reserve", (2, 4)), ("Ana", "palisade", (0, 4)), ("Ben", "politician_middle_1", (0, 6)),
+    ("Ben", "pharmacist", (0, 8)), ("Ana", "tavern", (5, 8)),  # 4 + the yellow Decree's 1 (Age I)
+    ("Ben", "workshop", (5, 10)), ("Ana", "archery_range", (3, 10)), ("Ben", "aphrodite", (3, 4)),
+    ("Ben", "customs_house", (5, 0)),  # Ana's chamber 5 Decree: +2 (Age II)
+    ("Ana", "mars", (2, 0)),
+    ],
+}
+
+
+def test_the_game_with_both_expansions_shows_a_divinity_a_senator_and_a_conspiracy():
+    events = recorded("golden-together")
+    assert [(p["seat"], p["divinity"], p["offerings"], p["paid"]) for _, p in of("golden-together", "divinity_activated")] == \
+        [(1, "aphrodite", [], 6), (0, "mars", [], 3)]  # space 2, Ben second: 6; space 0, Ana first: 3
+    assert [(p["seat"], p["card"], p["paid"]) for _, p in of("golden-together", "senator_recruited")] == [(0, "conspirator_1", 0)]
+    assert [(p["seat"], p["conspiracy"], p["card"]) for _, p in of("golden-together", "conspiracy_prepared")] == \
+        [(1, "extortion", "conspirator_4")]
+    assert [p for _, p in of("golden-together", "conspiracy_triggered")] == [{"seat": 1, "conspiracy": "extortion"}]
+    assert [p["target"] for _, p in of("golden-together", "conspiracy_target")] == ["great_library"]
+    assert [(p["seat"], p["divinity"], p["space"]) for _, p in of("golden-together", "divinity_chosen")] == \
+        [(1, "minerva", 4), (1, "aphrodite", 2), (0, "zeus", 1), (0, "mars", 0), (1, "baal", 3)]
+    state = replay(GAME, events, GAME.library()).state
+    assert state.agora["influence"]["chamber_4"] == [1, 0] and state.agora["influence"]["chamber_5"] == [1, 0]
+    assert state.agora["decrees"]["chamber_5"] == "yellow_age_coins"
+    assert state.wonders[1][-1] == "great_library" and "great_library" not in state.wonders[0]
+
+
+@pytest.mark.parametrize("name", sorted(COIN_TRACES))
+def test_the_coins_are_the_hand_traced_ones_play_by_play(name):
+    """After every play that changes a treasury, both treasuries are the README's."""
+    driver = Replay(GAME)
+    traced, before = [], [7, 7]
+    for e in recorded(name):
+        driver.push(e)
+        coins = list(driver.state.coins)
+        if coins != before:
+            p = e.payload
+            traced.append((NAMES[p["seat"]], p.get("card") or p.get("divinity"), tuple(coins)))
+            before = coins
+    assert traced == COIN_TRACES[name]
+    assert list(traced[-1][2]) == COINS[name]

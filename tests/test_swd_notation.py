@@ -532,3 +532,21 @@ def test_the_forms_of_treason_coercion_and_insider_influence_as_people_type_them
         ("decree_moved", {"seat": 1, "origin": "chamber_3", "chamber": "chamber_1", "decree": None}),
         ("decree_moved", {"seat": 0, "origin": "chamber_2", "chamber": "chamber_5", "decree": "blue_age_coins"}),
     ]
+
+
+def test_neptune_s_military_tokens_are_written_with_the_seat_s_name_and_the_number_is_still_read():
+    """Seed 1 (pantheon): Ben's Neptune discards the 2-coin token on his own side and applies the
+    5-coin one on Ana's (she loses its coins)."""
+    events = expansion_game("pantheon", 1)
+    text = write(events)
+    assert [line for line in text.splitlines() if line.startswith("Ben: power neptune")] == \
+        ["Ben: power neptune discarded Ben:loot_2, applied Ana:loot_5"]
+    assert read(text, "raise").events == events
+    old = text.replace("discarded Ben:loot_2, applied Ana:loot_5", "discarded 1:loot_2, applied 0:loot_5")
+    assert old != text and read(old, "raise").events == events
+    spaced = text.replace("discarded Ben:loot_2", "discarded ben : LOOT_2")
+    assert read(spaced, "raise").events == events
+    for bad in ("Cy:loot_2", "loot_2", "Ben:", "2:loot_2"):
+        parsed = read(text.replace("discarded Ben:loot_2", f"discarded {bad}"), "collect")
+        line = text.splitlines().index("Ben: power neptune discarded Ben:loot_2, applied Ana:loot_5") + 1
+        assert [p.line for p in parsed.problems] == [line], bad

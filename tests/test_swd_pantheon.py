@@ -464,6 +464,27 @@ def test_astarte_s_coins_are_safe_spendable_and_worth_a_point_each():
     assert scores(state)[seat]["pantheon"] == 3
 
 
+def test_the_pack_option_astarte_coins_says_which_coins_pay_first():
+    """7 coins on Astarte, 3 in the treasury, 5 to pay: the treasury's 3 then 2 of Astarte's (the
+    default), or 5 of Astarte's (``astarte_first``); either way 5 leave the seat."""
+    from replay.games.seven_wonders_duel.pantheon import spend
+
+    first = PACK.model_copy(update={"options": PACK.options.model_copy(update={"astarte_coins": "astarte_first"})})
+    assert PACK.options.astarte_coins == "treasury_first" and first.content_hash != PACK.content_hash
+    for pack, after in ((PACK, (0, 5)), (first, (3, 2))):
+        state = _age_two_table()
+        state.pack = pack
+        seat = state.player
+        state.coins[seat], state.pantheon["reserve"][seat] = 3, 7
+        spend(state, seat, 5)
+        assert (state.coins[seat], state.pantheon["reserve"][seat]) == after, pack.options.astarte_coins
+        spend(state, seat, 5)  # what is left of the other
+        assert (state.coins[seat], state.pantheon["reserve"][seat]) == (0, 0)
+    for seed in range(4):
+        events = simulate_game(f"astarte-first-{seed}", NAMES, seed, ("random",), first)
+        assert not replay(GAME, events, GAME.library(extra=[first])).problems
+
+
 def test_grand_temples_score_by_how_many_are_built_and_chain_from_the_mythology_token():
     from replay.games.seven_wonders_duel.rules import judge
 

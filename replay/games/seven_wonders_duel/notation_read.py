@@ -546,7 +546,20 @@ class _Reader(HeaderReader):
                 self.problem(at, text, "a track space is a number (space -3)")
                 return None
             return int(text)
+        if field in ("discarded", "applied"):
+            return self.military_token(text, at)
         return text.lower()
+
+    def military_token(self, text: str, at: int) -> str | None:
+        """Neptune's ``<name>:<token>``: the token on that player's side of the track, as the event's
+        ``<seat>:<token>``. The seat's number (``1:loot_5``, the form written before names) is read too."""
+        side, colon, token = text.rpartition(":")
+        seat = self.names.get(side.strip().lower(), int(side) if side.strip() in ("0", "1") else None)
+        if not colon or seat is None or not token.strip() or " " in token.strip():
+            self.problem(at, text, "a military token is '<player>:<token>', on that player's side (Ben:loot_5) "
+                         + self.seat_list())
+            return None
+        return f"{seat}:{token.strip().lower()}"
 
     # -- Agora's lines
 

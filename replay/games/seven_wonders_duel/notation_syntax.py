@@ -44,7 +44,7 @@ KEEP = re.compile(r"^(?P<what>[^()]+?)\s*(?:\(\s*other\s+on\s+(?P<place>top|bott
 RECRUIT = re.compile(r"^(?P<card>[^{}@]+?)\s*(?:@\s*(?P<slot>[^\s{}]+))?\s*(?:\{(?P<claims>[^{}]*)\})?$", re.IGNORECASE)
 SENATE = re.compile(r"^(?:(?P<one>place|remove)\s+(?P<chamber>.+)|move\s+(?P<origin>.+?)\s+to\s+(?P<to>.+)"
                     r"|(?P<bare>conspire|skip))$", re.IGNORECASE)
-POWER_ITEM = re.compile(r"^(card|slot|wonder|token|space|discarded|applied)\s+(\S+)$", re.IGNORECASE)
+POWER_ITEM = re.compile(r"^(card|slot|wonder|token|space|discarded|applied)\s+(\S(?:.*\S)?)$", re.IGNORECASE)
 EFFECTS = ("destroy", "steal", "steal_wonder", "return_wonder", "build_from_last_row", "lock_progress_token",
            "discard_available", "build_from_removed")
 SWAP = re.compile(r"^(?P<take>.+?)\s+for\s+(?P<give>.+)$", re.IGNORECASE)

@@ -145,9 +145,10 @@ class _Writer(Writer):
                 return None
             offerings = f" offering {', '.join(map(str, p['offerings']))}" if p["offerings"] else ""
             return f"activate {p['divinity']}{offerings}" + (f" {{paid {p['paid']}}}" if p["paid"] is not None else "")
-        said = [f"{k} {p[k]}" for k in POWER_FIELDS if p[k] is not None]
         if not all(self.power_value(k, p[k]) for k in POWER_FIELDS if p[k] is not None):
             return None
+        said = [f"{k} {self.military_token(p[k]) if k in ('discarded', 'applied') else p[k]}"
+                for k in POWER_FIELDS if p[k] is not None]
         return f"power {p['divinity']} {', '.join(said) or 'nothing'}"
 
     def power_value(self, field: str, value: Any) -> bool:
@@ -158,7 +159,16 @@ class _Writer(Writer):
             return self.wonder(value)
         if field == "token":
             return self.token(value)
-        return field in ("slot", "space", "discarded", "applied")
+        if field in ("discarded", "applied"):
+            side, _, token = str(value).partition(":")
+            return side in ("0", "1") and bool(token) and normal(token) == token
+        return field in ("slot", "space")
+
+    def military_token(self, value: str) -> str:
+        """Neptune's ``<side>:<token>`` (the event's seat number) as ``<name>:<token>``, as every
+        other line names a seat."""
+        side, _, token = value.partition(":")
+        return f"{self.names[int(side)]}:{token}"
 
     def agora_event(self, t: str, p: dict[str, Any]) -> str | None:
         """An Agora seat line after ``<name>:``, or None."""

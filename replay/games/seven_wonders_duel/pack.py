@@ -384,6 +384,10 @@ class Options(PackPart):
     mythology_tokens: Literal["random", "one_of_each"] = added(
         "random", "pantheon", description="Pantheon: Age I's Mythology tokens are drawn at random from the box's "
         "(the rulebook; a mythology may come twice), or one of each mythology (the BGA game help)")
+    astarte_coins: Literal["treasury_first", "astarte_first"] = added(
+        "treasury_first", "pantheon-astarte", description="Pantheon: a payment takes the player's treasury first, then "
+        "the coins on Astarte (`treasury_first`), or Astarte's coins first (`astarte_first`); the record does not say "
+        "which coins a player paid with")
     # --- Pantheon and Agora together: a ruling players may choose
     neptune_agora_token: Literal["neptune", "shields"] = added(
         "neptune", "pantheon-agora", description="Pantheon with Agora: the Senate actions of the Agora military token "

@@ -129,11 +129,19 @@ def refuse(state: State, event: Event, rule_id: str, expected: str, found: str) 
 
 
 def spend(state: State, seat: int, amount: int) -> None:
-    """Pay ``amount`` coins: from the treasury first, then (ruling) from Astarte's card."""
-    own = min(amount, state.coins[seat]) if state.pantheon is not None else amount
-    state.coins[seat] -= own
-    if amount > own:
-        _pan(state)["reserve"][seat] -= amount - own
+    """Pay ``amount`` coins from the treasury and Astarte's card. Which first is a pack option
+    (``options.astarte_coins``): the record names no coins, and the order matters later (a coin on
+    Astarte is safe from losses and worth 1 VP, a treasury's coin a third of one)."""
+    if state.pantheon is None:
+        state.coins[seat] -= amount
+        return
+    reserve = _pan(state)["reserve"]
+    if state.pack.options.astarte_coins == "astarte_first":
+        from_astarte = min(amount, reserve[seat])
+    else:
+        from_astarte = amount - min(amount, state.coins[seat])
+    reserve[seat] -= from_astarte
+    state.coins[seat] -= amount - from_astarte
 
 
 def space_of(state: State, divinity: str) -> int | None:

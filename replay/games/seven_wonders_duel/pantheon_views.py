@@ -1,12 +1,12 @@
 """What people see of the Pantheon expansion: its events in words, the Pantheon and the tokens as
 text, and what the page's board needs from the pack.
 
-Ruling on the face-down Divinities (docs/games/7-wonders-duel.md, "Pantheon"): the record holds
-which Divinity a player put face down (its draw and the choice are events), so the state does
-too; the views stay those of a game without hidden information, like a replay seen after the
-game. What the table showed is still told apart: until Age II a face-down Divinity is shown
-only by its mythology (its back), and by its name only to the player who placed it (``show``
-with that player).
+The face-down Divinities (docs/games/7-wonders-duel.md, "Face-down Divinities"): the record
+holds which Divinity a player drew and put face down (the draw and the choice are events), so the
+state does too, but the other seat saw only their backs: ``observe`` and ``conceal`` hide them
+(:mod:`.pantheon_hidden`), the headlines of a draw and a placing name the deck and the space, not
+the Divinities, and the text view shows a face-down one by its mythology, by its name only to the
+player who placed it (``show`` with that player).
 """
 
 from __future__ import annotations
@@ -36,12 +36,14 @@ def headline(event: Event, names: Sequence[str]) -> str:
 
     if t == "pantheon_tokens_placed":
         return f"Age {p['age']} tokens: " + ", ".join(f"{token} on {slot}" for slot, token in sorted(p["tokens"].items()))
-    if t == "divinities_drawn":
-        source = f"the {p['mythology']} deck" if p.get("mythology") else "the top of each deck (the Gate)"
-        return f"{who(p['seat'])} draws from {source}: " + ", ".join(p["divinities"])
+    if t == "divinities_drawn":  # a Mythology token's draw is seen by its drawer only; the Gate's by both
+        if p.get("mythology"):
+            return f"{who(p['seat'])} draws {len(p['divinities'])} Divinities from the {p['mythology']} deck"
+        return f"{who(p['seat'])} draws from the top of each deck (the Gate): " + ", ".join(p["divinities"])
     if t == "divinity_chosen":
-        where = f" face down into space {p['space']}" if p.get("space") is not None else " and activates it"
-        return f"{who(p['seat'])} chooses {p['divinity']}{where}"
+        if p.get("space") is not None:
+            return f"{who(p['seat'])} puts a Divinity face down into space {p['space']}"
+        return f"{who(p['seat'])} chooses {p['divinity']} and activates it"
     if t == "divinity_activated":
         offered = f", discarding offerings {', '.join(map(str, p['offerings']))}" if p.get("offerings") else ""
         return f"{who(p['seat'])} activates {p['divinity']}" + offered

@@ -8,9 +8,11 @@ its draw, a Wonder from its set's reveal). So the table *is* what each seat sees
 
 With Agora, the conspiracies a seat holds (and those it draws, and puts back on the deck) are
 hidden from the other seat: :meth:`DuelViews.observe` shows the other seat only how many it has
-and which are prepared (:mod:`.agora_views`). ``hidden_information`` (one flag for the game)
-stays false, as the base game hides nothing; :meth:`DuelViews.hides` says true for a game with
-Agora (docs/games/7-wonders-duel.md, Agora).
+and which are prepared (:mod:`.agora_views`). With Pantheon, the Divinities a seat draws and puts
+face down in Age I, and the one it puts back on top of the deck, are hidden from the other seat
+(:mod:`.pantheon_hidden`). ``hidden_information`` (one flag for the game) stays false, as the
+base game hides nothing; :meth:`DuelViews.hides` says true for a game with either expansion
+(docs/games/7-wonders-duel.md, Agora's and Pantheon's hidden information).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from replay.contract import Result, Score, Views, ranks
 from replay.events import Event
 from replay.games.explain import explain_rule
 
-from . import pantheon_views
+from . import pantheon_hidden, pantheon_views
 from .agora_events import AGORA_TYPES
 from .pantheon_events import EVENT_NAMES as PANTHEON_EVENTS
 from .rules import RULES, expected_words
@@ -38,20 +40,25 @@ class DuelViews(Views[State]):
     def data(self, state: State) -> dict[str, Any]:
         return state.data()
 
-    # --- Agora: the conspiracies are hidden from the other seat
+    # --- Agora's conspiracies and Pantheon's face-down Divinities are hidden from the other seat
     def hides(self, state: State) -> bool:
-        return state.agora is not None
+        return state.agora is not None or state.pantheon is not None
 
     def observe(self, state: State, seat: int) -> dict[str, Any]:
         from .agora_views import observe
 
-        return observe(state, seat) if state.agora is not None else state.data()
+        data = observe(state, seat) if state.agora is not None else state.data()
+        return pantheon_hidden.observe(data, state, seat) if state.pantheon is not None else data
 
     def conceal(self, state: State, seat: int, rng: random.Random) -> State | None:
+        """Pantheon's hidden Divinities shuffled, then Agora's conspiracies (each part leaves the
+        other's secrets as they were)."""
         from .agora_views import conceal
 
-        return conceal(state, seat, rng) if state.agora is not None else None
-    # --- end Agora
+        divine = pantheon_hidden.conceal(state, seat, rng) if state.pantheon is not None else None
+        plotted = conceal(divine or state, seat, rng) if state.agora is not None else None
+        return plotted or divine
+    # --- end hidden parts
 
     def page_board(self, state: State) -> dict[str, Any]:
         """The cards' names and colours, the Wonders' and tokens' names, each Age's slots: what a board script draws with."""

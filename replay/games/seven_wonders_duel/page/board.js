@@ -72,7 +72,7 @@ return function (ctx) {
       var c = costs[i] || [0, 0], mine = s.first === 0 ? [c[0], c[1]] : [c[1], c[0]];
       var price = ' <span class="meta">' + mine[0] + "/" + mine[1] + "</span>";
       if (!sp) { return '<span data-path="pantheon.spaces[' + i + ']" class="meta">empty' + price + "</span>"; }
-      var g = gods[sp.divinity] || { name: sp.divinity, mythology: "" };
+      var g = gods[sp.divinity] || { name: sp.divinity, mythology: sp.mythology || "" };
       var face = sp.face_up ? esc(g.name) : "face down";
       return '<span data-path="pantheon.spaces[' + i + ']" style="display:inline-block;margin:2px;padding:1px 6px;border-radius:4px;' +
         "border:2px solid " + (backs[g.mythology] || "#334155") + '">' + face + price + "</span>";
