@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from replay.analytics.project import _tables, derive_game, tables_of
+from replay.analytics.project import _tables, derive_records, tables_of
 from replay.games.wonders_dice import GAME as WD
 from replay.games.wonders_dice import simulate_game
 from replay.games.wonders_dice.rules_data import Ruleset, default_ruleset, shipped_rulesets
@@ -154,7 +154,7 @@ def derived(pack_name: str, bots: str, games: int) -> dict[str, str]:
     rows = {}
     for i in range(games):
         events = simulate_game(f"{pack_name}-{bots}-{i}", NAMES[: 2 + i % 6], 7000 + i, BOTS[bots], pack)
-        rows[events[0].game_id] = derive_game(WD, events, library, True)
+        rows[events[0].game_id] = derive_records(WD, events, library, True)
     skipped: dict[str, str] = {}
     tables = _tables(rows, tables_of(WD), skipped)
     assert skipped == {}
