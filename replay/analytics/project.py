@@ -34,6 +34,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
@@ -192,6 +193,11 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
         live_games: list[str] = []
         _CONTEXT[(str(archive.root), game.kind)] = (archive, game, dict(archive.snapshot().files))
         pool = _fork_pool(workers) if workers > 1 else None
+        # with workers, a full batch's parts are written by a thread of this process (pyarrow and
+        # sha256 let go of the GIL) while the workers go on: the main loop keeps them fed. One
+        # flush at a time, in order: each commits the manifest after its parts, as before.
+        writer = ThreadPoolExecutor(1, thread_name_prefix="replay-project-parts") if pool is not None else None
+        flushing: Future[None] | None = None
         try:
             for chunk in _derived(archive, game, todo, pool):
                 skipped.update(chunk.skipped)
@@ -204,12 +210,25 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
                 if progress:
                     progress(len(chunk.finished_ids) + len(chunk.live_ids) + len(chunk.skipped))
                 if len(batch) >= BATCH_GAMES:
-                    _flush(root, game, tables, manifest, finished, batch, result)
+                    if flushing is not None:
+                        flushing.result()  # at most one batch waits to be written: memory stays bounded
+                    full = {t: list(parts) for t, parts in finished.items()}
+                    if writer is None:
+                        _flush(root, game, tables, manifest, full, list(batch), result)
+                    else:
+                        flushing = writer.submit(_flush, root, game, tables, manifest, full, list(batch), result)
+                    for parts in finished.values():
+                        parts.clear()
+                    batch.clear()
         finally:
             _CONTEXT.pop((str(archive.root), game.kind), None)
             if pool is not None:
                 pool.close()
                 pool.join()
+            if writer is not None:
+                writer.shutdown(wait=True)
+        if flushing is not None:
+            flushing.result()
         _flush(root, game, tables, manifest, finished, batch, result)
         _replace_live(root, game, manifest, live, live_games, skipped, result)
     result.games = len(manifest["games"]) - result.already

@@ -188,7 +188,10 @@ def _action_before(state: GameState, e: Event) -> tuple[Any, ...]:
             section = state.roll[die][1]
             forum = forum_cost(state, die)
             die_cost_ = die_cost(state, player, die, False)
-        attack = next((x.vp for x in space.effects if x.type == "attack"), None)
+        for x in space.effects:  # the first attack printed
+            if x.type == "attack":
+                attack = x.vp
+                break
         if attack is not None:
             shields = defence(state, player.seat, main["building"])
     head = (e.game_id, e.seq, p["turn"], player.seat, player.name, player.city, len(state.players), kind, main.get("die"),
