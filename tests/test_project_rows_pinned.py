@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from replay.analytics.project import _tables, derive_records, tables_of
+from replay.analytics.project import _tables, derive_game, derive_records, tables_of
 from replay.games.wonders_dice import GAME as WD
 from replay.games.wonders_dice import simulate_game
 from replay.games.wonders_dice.rules_data import Ruleset, default_ruleset, shipped_rulesets
@@ -175,3 +175,27 @@ if __name__ == "__main__":  # print the digests (to pin them on the code before 
     for case in CASES:
         for table, digest in derived(*case).items():
             print(f'    "{case[0]}/{case[1]}/{table}":\n        "{digest}",')
+
+
+def test_the_rows_as_dicts_make_the_same_tables_as_the_records():
+    """``derive_game`` (every row a dict, what ``TableObserver.rows`` gives) and the records the
+    projection uses make the same Arrow tables."""
+    library = WD.library()
+    events = [simulate_game(f"same-{i}", NAMES[: 2 + i % 6], 8000 + i, ("greedy", "random")) for i in range(6)]
+    by_records = _tables({e[0].game_id: derive_records(WD, e, library, True) for e in events}, tables_of(WD), {})
+    by_dicts = _tables({e[0].game_id: (derive_game(WD, e, library, True), {}) for e in events}, tables_of(WD), {})
+    assert set(by_records) == set(by_dicts)
+    for name, table in by_records.items():
+        assert table.equals(by_dicts[name]) and table.schema.equals(by_dicts[name].schema), name
+
+
+def test_a_record_of_the_wrong_width_skips_and_names_only_its_game():
+    library = WD.library()
+    good, bad = (simulate_game(f"width-{i}", NAMES[:3], 8100 + i, ("random",)) for i in range(2))
+    rows = {e[0].game_id: derive_records(WD, e, library, True) for e in (good, bad)}
+    turns = rows["width-1"][1]["wonders_dice.turn_states"]
+    turns[0] = turns[0][:-1]  # a column short: zip would silently drop a column of every row
+    skipped: dict[str, str] = {}
+    tables = _tables(rows, tables_of(WD), skipped)
+    assert list(skipped) == ["width-1"]
+    assert set(tables["games"].column("game_id").to_pylist()) == {"width-0"}
