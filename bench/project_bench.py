@@ -10,7 +10,8 @@ and on the same archive:
 * ``read+decode``: every file read and decoded to event records (``iter_games``), nothing else;
 * ``fold``: every game replayed through the rules with no observer (events in memory);
 * ``fold+core``: with the core's observer (``games``/``players`` rows);
-* ``derive``: with both observers (:func:`derive_game`: every derived row as a dict);
+* ``derive``: with both observers (:func:`derive_records`: every derived row, as a dict or, where
+  the game's observer gives them so, as a tuple in column order);
 * ``derive+arrow``: and the rows turned into Arrow tables, as a worker hands them on;
 * ``project -w 1`` and ``project -w 2``: the whole command (read, derive, write the parts),
   rebuilt from scratch each time, wall clock, and CPU time of every process.
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from replay.analytics.core import CoreRows
-from replay.analytics.project import _tables, derive_game, project, tables_of
+from replay.analytics.project import _tables, derive_records, project, tables_of
 from replay.archive import Archive
 from replay.archive.compact import compact
 from replay.archive.scan import iter_games
@@ -113,7 +114,7 @@ def main() -> None:
 
     with gc_paused():  # as a worker derives a chunk (else collections over the rows kept here dominate)
         t = time.process_time()
-        rows = {g[0].game_id: derive_game(game, g, library, True) for g in games}
+        rows = {g[0].game_id: derive_records(game, g, library, True) for g in games}
         r["derive_s"] = time.process_time() - t
         t = time.process_time()
         ids = list(rows)

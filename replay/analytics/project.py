@@ -33,7 +33,8 @@ import multiprocessing.pool
 import os
 import shutil
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
@@ -192,6 +193,11 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
         live_games: list[str] = []
         _CONTEXT[(str(archive.root), game.kind)] = (archive, game, dict(archive.snapshot().files))
         pool = _fork_pool(workers) if workers > 1 else None
+        # with workers, a full batch's parts are written by a thread of this process (pyarrow and
+        # sha256 let go of the GIL) while the workers go on: the main loop keeps them fed. One
+        # flush at a time, in order: each commits the manifest after its parts, as before.
+        writer = ThreadPoolExecutor(1, thread_name_prefix="replay-project-parts") if pool is not None else None
+        flushing: Future[None] | None = None
         try:
             for chunk in _derived(archive, game, todo, pool):
                 skipped.update(chunk.skipped)
@@ -204,12 +210,25 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
                 if progress:
                     progress(len(chunk.finished_ids) + len(chunk.live_ids) + len(chunk.skipped))
                 if len(batch) >= BATCH_GAMES:
-                    _flush(root, game, tables, manifest, finished, batch, result)
+                    if flushing is not None:
+                        flushing.result()  # at most one batch waits to be written: memory stays bounded
+                    full = {t: list(parts) for t, parts in finished.items()}
+                    if writer is None:
+                        _flush(root, game, tables, manifest, full, list(batch), result)
+                    else:
+                        flushing = writer.submit(_flush, root, game, tables, manifest, full, list(batch), result)
+                    for parts in finished.values():
+                        parts.clear()
+                    batch.clear()
         finally:
             _CONTEXT.pop((str(archive.root), game.kind), None)
             if pool is not None:
                 pool.close()
                 pool.join()
+            if writer is not None:
+                writer.shutdown(wait=True)
+        if flushing is not None:
+            flushing.result()
         _flush(root, game, tables, manifest, finished, batch, result)
         _replace_live(root, game, manifest, live, live_games, skipped, result)
     result.games = len(manifest["games"]) - result.already
@@ -240,8 +259,23 @@ def _fork_pool(workers: int) -> multiprocessing.pool.Pool:
         gc.unfreeze()
 
 
-def derive_game(game: AnyGame, events: list[Event], library: PackLibrary, ended: bool) -> dict[str, list[dict[str, Any]]]:
+Rows = dict[str, list[dict[str, Any]]]
+"""Rows by table, each a dict by column."""
+Records = dict[str, list[tuple[Any, ...]]]
+"""Rows by table, each a tuple of values in the table's column order (``TableObserver.records``)."""
+
+
+def derive_game(game: AnyGame, events: list[Event], library: PackLibrary, ended: bool) -> Rows:
     """One game's rows of every derived table (its own tables only once it has ended)."""
+    rows, records = derive_records(game, events, library, ended)
+    tables = tables_of(game)
+    rows.update({t: [dict(zip(tables[t].names, r)) for r in recs] for t, recs in records.items()})
+    return rows
+
+
+def derive_records(game: AnyGame, events: list[Event], library: PackLibrary, ended: bool) -> tuple[Rows, Records]:
+    """One game's rows of every derived table, as :func:`derive_game`: those the game's observer
+    gives as records (tuples in column order) apart, as it gives them."""
     replay: Replay[Any] = Replay(game, library)
     core = CoreRows(replay, ended)
     replay.observe(core)
@@ -256,10 +290,16 @@ def derive_game(game: AnyGame, events: list[Event], library: PackLibrary, ended:
     finally:  # the core observer and the replay refer to each other: part them, and reference counting frees the game
         replay.observers.clear()
         replay.observe()
-    rows = dict(core.out)
+    rows: Rows = dict(core.out)
+    records: Records = {}
     if own is not None and game.analytics is not None:
-        rows.update({f"{game.analytics.schema}.{t}": r for t, r in own.rows().items()})
-    return rows
+        schema = game.analytics.schema
+        given = own.records()
+        if given is not None:
+            records = {f"{schema}.{t}": r for t, r in given.items()}
+        if given is None or set(given) != set(game.analytics.tables):
+            rows.update({f"{schema}.{t}": r for t, r in own.rows().items() if f"{schema}.{t}" not in records})
+    return rows, records
 
 
 @dataclass
@@ -297,14 +337,14 @@ def _derive_chunk(args: tuple[str, str, list[tuple[str, StreamInfo]]]) -> _Chunk
     library = game.library(PackStore(Path(root), default_registry))
     tables = tables_of(game)
     chunk = _Chunk()
-    per_game: dict[str, tuple[bool, dict[str, list[dict[str, Any]]]]] = {}
+    per_game: dict[str, tuple[bool, tuple[Rows, Records]]] = {}
     streams = dict(todo)
     with gc_paused():
         games = read_games(archive, source, streams, files, chunk.skipped)
         for game_id, events in games.items():
             ended = streams[game_id].ended
             try:
-                per_game[game_id] = (ended, derive_game(game, events, library, ended))
+                per_game[game_id] = (ended, derive_records(game, events, library, ended))
             except ReplayError as exc:
                 chunk.skipped[game_id] = str(exc).splitlines()[0]
             except Exception as exc:  # a bug in a game's derived rows: name the game, project the others
@@ -319,21 +359,45 @@ def _derive_chunk(args: tuple[str, str, list[tuple[str, StreamInfo]]]) -> _Chunk
     return chunk
 
 
-def _tables(rows: dict[str, dict[str, list[dict[str, Any]]]], schemas: dict[str, pa.Schema],
+def _tables(rows: dict[str, tuple[Rows, Records]], schemas: dict[str, pa.Schema],
             skipped: dict[str, str]) -> dict[str, pa.Table]:
-    """Arrow tables of many games' rows; a game whose rows do not fit the schema is skipped and named."""
+    """Arrow tables of many games' rows (as dicts or records); a game whose rows do not fit the
+    schema is skipped and named (as ``pa.Table.from_pylist`` of its rows as dicts says)."""
     try:
-        return {t: _table([r for g in rows.values() for r in g.get(t, [])], s) for t, s in schemas.items()}
+        return {t: _table_of(rows.values(), t, s) for t, s in schemas.items()}
     except (pa.ArrowException, TypeError, ValueError, OverflowError):
         good = {}
-        for game_id, game_rows in rows.items():
+        for game_id, (game_rows, game_records) in rows.items():
             try:
                 for t, s in schemas.items():
-                    pa.Table.from_pylist(game_rows.get(t, []), schema=s)
-                good[game_id] = game_rows
+                    as_dicts = game_rows.get(t, []) + [dict(zip(s.names, r)) for r in game_records.get(t, [])]
+                    pa.Table.from_pylist(as_dicts, schema=s)
+                    if t in game_records:
+                        _records_table(game_records[t], s)
+                good[game_id] = (game_rows, game_records)
             except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
                 skipped[game_id] = f"a derived row does not fit its table: {exc}"
         return _tables(good, schemas, skipped)
+
+
+def _table_of(games: Iterable[tuple[Rows, Records]], name: str, schema: pa.Schema) -> pa.Table:
+    """One table of many games: from their records when every game gives this table's rows as records."""
+    games = list(games)
+    if games and all(name in records for _, records in games):
+        return _records_table([r for _, records in games for r in records[name]], schema)
+    return _table([r for rows, records in games
+                   for r in (rows.get(name, []) + [dict(zip(schema.names, x)) for x in records.get(name, [])])], schema)
+
+
+def _records_table(records: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
+    """The table of rows given as tuples in column order: transposed by ``zip`` (in C), each column
+    converted by ``pa.array`` against the schema, as :func:`_table` does for dicts (the same table)."""
+    if not records:
+        return pa.Table.from_pylist([], schema=schema)
+    if set(map(len, records)) != {len(schema)}:
+        raise ValueError(f"a record of {schema.names[:2]} does not have the table's {len(schema)} columns")
+    columns = list(zip(*records))
+    return pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(columns, schema)], schema=schema)
 
 
 def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:

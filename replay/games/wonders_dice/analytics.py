@@ -10,6 +10,8 @@ value comes from the rules' replay, never from hand-kept counters.
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import eq
 from typing import Any
 
 import pyarrow as pa
@@ -53,13 +55,19 @@ TABLES: dict[str, pa.Schema] = {
 }
 
 
+NAMES: dict[str, tuple[str, ...]] = {name: tuple(schema.names) for name, schema in TABLES.items()}
+_EMPTY = repeat(())
+
+
 class _Rows(TableObserver):
-    """The derived rows of one game, gathered as it is replayed."""
+    """The derived rows of one game, gathered as it is replayed: each row a tuple of its values in
+    its table's column order (:meth:`records`), which the projection turns into Arrow columns
+    without a dict per row; :meth:`rows` gives the same rows as dicts."""
 
     def __init__(self, start: Event) -> None:
         self.game_id = start.game_id
-        self.out: dict[str, list[dict[str, Any]]] = {name: [] for name in TABLES}
-        self.pending: dict[str, Any] | None = None
+        self.out: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
+        self.pending: tuple[Any, ...] | None = None
 
     def before(self, state: GameState, event: Event) -> None:
         self.pending = None
@@ -73,27 +81,29 @@ class _Rows(TableObserver):
         e, state = step.event, step.state
         if step.refused or step.index == 0:
             return
-        if e.type == "action_taken" and self.pending is not None:
-            self.out["actions"].append(_action_after(state, e, self.pending))
-        elif e.type == "dice_rolled":
+        kind = e.type
+        if kind == "action_taken":
+            if self.pending is not None:
+                self.out["actions"].append(_action_after(state, e, self.pending))
+        elif kind == "dice_rolled":
             game_id, turn, forum = self.game_id, e.payload["turn"], state.forum
-            self.out["dice"].extend(
-                {"game_id": game_id, "turn": turn, "die": d, "colour": forum[d], "face": face, "section": section}
-                for d, (face, section) in state.roll.items()
-            )
-        elif e.type == "turn_ended":
-            n = len(state.players)
-            turn = e.payload["turn"]
+            self.out["dice"].extend([(game_id, turn, d, forum[d], face, section)
+                                     for d, (face, section) in state.roll.items()])
+        elif kind == "turn_ended":
+            players = state.players
+            n = len(players)
+            game_id, turn = self.game_id, e.payload["turn"]
             append = self.out["turn_states"].append
-            for p in state.players:
-                crossed = p.crossed
-                row = {"game_id": self.game_id, "turn": turn, "seat": p.seat, "name": p.name, "players": n,
-                       "coins": p.coins, "resources": max(0, p.resources), "vp": _vp(state, p),
-                       "bonuses": sum(p.bonuses), "unlocked": sorted(p.unlocked),
-                       "completed": [b for b, size in _sizes(p.board) if len(crossed.get(b, ())) == size]}
-                for key, b in _CROSSED:
-                    row[key] = len(crossed.get(b, ()))
-                append(row)
+            for p in players:
+                get = p.crossed.get
+                counts = tuple(map(len, map(get, BUILDINGS, _EMPTY)))
+                aligned = _aligned(p.board)
+                if aligned is not None:  # the board's buildings are the columns': completed in the same order
+                    completed = list(compress(BUILDINGS, map(eq, counts, aligned)))
+                else:
+                    completed = [b for b, size in _sizes(p.board) if len(get(b, ())) == size]
+                append((game_id, turn, p.seat, p.name, n, p.coins, max(0, p.resources), _vp(state, p), sum(p.bonuses),
+                        sorted(p.unlocked), completed) + counts)
 
     def finish(self, state: GameState | None) -> None:
         if state is None:
@@ -104,13 +114,15 @@ class _Rows(TableObserver):
         for s in result["scores"]:
             p = state.players[s["seat"]]
             rank = 1 + sum(1 for o in order if (o["total"], o["coins"]) > (s["total"], s["coins"]))
-            row = {"game_id": self.game_id, "seat": p.seat, "name": p.name, "city": p.city, "players": n,
-                   "total": s["total"], "coins": s["coins"], "rank": rank, "won": s["seat"] in result["winners"]}
-            row.update({f"vp_{c}": s["categories"].get(c, 0) for c in CATEGORIES})
-            self.out["players"].append(row)
+            categories = s["categories"]
+            self.out["players"].append((self.game_id, p.seat, p.name, p.city, n, s["total"], s["coins"], rank,
+                                        s["seat"] in result["winners"]) + tuple(categories.get(c, 0) for c in CATEGORIES))
+
+    def records(self) -> dict[str, list[tuple[Any, ...]]]:
+        return self.out
 
     def rows(self) -> dict[str, list[dict[str, Any]]]:
-        return self.out
+        return {t: [dict(zip(NAMES[t], r)) for r in records] for t, records in self.out.items()}
 
 
 _SIZES: dict[int, tuple[dict[str, Building], tuple[tuple[str, int], ...]]] = {}
@@ -123,6 +135,22 @@ def _sizes(board: dict[str, Building]) -> tuple[tuple[str, int], ...]:
         if len(_SIZES) > 64:
             _SIZES.clear()
         found = _SIZES[id(board)] = (board, tuple((b, len(building.spaces)) for b, building in board.items()))
+    return found[1]
+
+
+_ALIGNED: dict[int, tuple[dict[str, Building], tuple[int, ...] | None]] = {}
+
+
+def _aligned(board: dict[str, Building]) -> tuple[int, ...] | None:
+    """The number of spaces of each building of :data:`BUILDINGS` when the board has exactly those
+    buildings in that order (every shipped city's), else None: rules data, computed once per board."""
+    found = _ALIGNED.get(id(board))
+    if found is None or found[0] is not board:
+        if len(_ALIGNED) > 64:
+            _ALIGNED.clear()
+        sizes = _sizes(board)
+        same = tuple(b for b, _ in sizes) == BUILDINGS
+        found = _ALIGNED[id(board)] = (board, tuple(size for _, size in sizes) if same else None)
     return found[1]
 
 
@@ -142,48 +170,50 @@ def _vp(state: GameState, p: PlayerState) -> int:
     return total
 
 
-def _action_before(state: GameState, e: Event) -> dict[str, Any]:
-    """Describe an action from the table before it."""
+def _action_before(state: GameState, e: Event) -> tuple[Any, ...]:
+    """Describe an action from the table before it: (the row's first 14 values, building, lane, space,
+    attack_printed, defender_shields, steps; and the player's VP, coins and spaces crossed this turn)."""
     p = e.payload
     player = state.players[p["player"]]
-    main = p["steps"][0]
-    row: dict[str, Any] = {
-        "game_id": e.game_id, "seq": e.seq, "turn": p["turn"], "seat": player.seat, "name": player.name,
-        "city": player.city, "players": len(state.players), "kind": main["kind"], "die": main.get("die"),
-        "colour": None, "section": None, "forum_cost": None, "die_cost": None, "construction_coins": None,
-        "building": main.get("building"), "lane": main.get("lane"), "space": main.get("space"),
-        "attack_printed": None, "defender_shields": None, "steps": len(p["steps"]), "bonus_slot": None,
-    }
-    if main["kind"] in ("build", "wonder"):
+    steps = p["steps"]
+    main = steps[0]
+    kind = main["kind"]
+    colour = section = forum = die_cost_ = coins = attack = shields = None
+    if kind in ("build", "wonder"):
         space = player.board[main["building"]].space[main["space"]]
-        row["construction_coins"] = construction_coins(player, space.cost)
-        if main["kind"] == "build":
-            row["colour"] = state.forum[main["die"]]
-            row["section"] = state.roll[main["die"]][1]
-            row["forum_cost"] = forum_cost(state, main["die"])
-            row["die_cost"] = die_cost(state, player, main["die"], False)
-        attack = next((x.vp for x in space.effects if x.type == "attack"), None)
+        coins = construction_coins(player, space.cost)
+        if kind == "build":
+            die = main["die"]
+            colour = state.forum[die]
+            section = state.roll[die][1]
+            forum = forum_cost(state, die)
+            die_cost_ = die_cost(state, player, die, False)
+        for x in space.effects:  # the first attack printed
+            if x.type == "attack":
+                attack = x.vp
+                break
         if attack is not None:
-            row["attack_printed"] = attack
-            row["defender_shields"] = defence(state, player.seat, main["building"])
-    row["_before"] = (sum(player.vp.values()), player.coins, len(player.this_turn))
-    return row
+            shields = defence(state, player.seat, main["building"])
+    head = (e.game_id, e.seq, p["turn"], player.seat, player.name, player.city, len(state.players), kind, main.get("die"),
+            colour, section, forum, die_cost_, coins)
+    return (head, main.get("building"), main.get("lane"), main.get("space"), attack, shields, len(steps),
+            sum(player.vp.values()), player.coins, len(player.this_turn))
 
 
-def _action_after(state: GameState, e: Event, row: dict[str, Any]) -> dict[str, Any]:
-    """Complete an action's row from the table after it."""
+def _action_after(state: GameState, e: Event, before: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An action's row: what :func:`_action_before` saw, completed from the table after it."""
     p = e.payload
-    before_vp, before_coins, crossed_before = row.pop("_before")
+    head: tuple[Any, ...] = before[0]
+    building, lane, space, attack, shields, steps, before_vp, before_coins, crossed_before = before[1:]
     player = state.players[p["player"]]
-    new = player.this_turn[crossed_before:]
-    row["effects"] = [x.type for b, s in new for x in player.board[b].space[s].effects]
+    board = player.board
+    effects = [x.type for b, s in player.this_turn[crossed_before:] for x in board[b].space[s].effects]
     slots = [s["slot"] for s in p["steps"] if s["kind"] == "bonus"]
-    row["bonus_slot"] = slots[0] if slots else None
-    row["vp_gained"] = sum(player.vp.values()) - before_vp
-    row["paid"] = (p.get("claims") or {}).get("paid")
-    if row["paid"] is None:
-        row["paid"] = max(0, before_coins - player.coins)
-    return row
+    paid = (p.get("claims") or {}).get("paid")
+    if paid is None:
+        paid = max(0, before_coins - player.coins)
+    return head + (paid, building, lane, space, sum(player.vp.values()) - before_vp, attack, shields, effects, steps,
+                   slots[0] if slots else None)
 
 
 def reference_tables() -> dict[str, pa.Table]:
