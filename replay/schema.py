@@ -201,9 +201,11 @@ def encode(events: list[Event], game: AnyGame, hashes: Sequence[int] | pa.Array,
     """
     schema = schema or kind_schema(game)
     n = len(events)
-    # The envelope fields and payloads as columns, transposed in one C-level pass (no list per field).
+    # The envelope fields and payloads as columns, transposed in one C-level pass (no list per field). The
+    # pass makes an iterator per event: with the cyclic collector running, it would walk them again and again.
     if columns is None:
-        columns = tuple(zip(*events)) if n else ((),) * 6
+        with gc_paused():
+            columns = tuple(zip(*events)) if n else ((),) * 6
     game_ids, seqs, kinds, types, versions, all_payloads = columns
     payloads: dict[str, list[Any]] = {name: [] for name in set(types)}
     unknown = {name for name in payloads if name not in game.models or name in _ENVELOPE_NAMES}
