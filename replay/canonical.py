@@ -67,9 +67,9 @@ def marks_a_number(text: bytes, at: int) -> bool:
     """Whether the mark found at ``at`` (``Xe`` in ``text.translate(FLOAT_MARKS)``) can be a float's: the digits
     ending there begin a token (after ``[`` ``,`` ``:`` or ``-``), or ``at`` is such a delimiter before a
     null. A hex digest or a version inside a string (``"1.0.0"``, ``"a4e1"``) fails this and costs nothing."""
-    while 48 <= text[at] <= 57:  # back over the digits
+    while at > 0 and 48 <= text[at] <= 57:  # back over the digits
         at -= 1
-    return text[at] in b":,[-"
+    return text[at] in b":,[-" or 48 <= text[at] <= 57  # (digits from the very start: a number, to be safe)
 
 
 FAST = orjson is not None

@@ -181,3 +181,9 @@ def test_a_batch_block_is_the_definition_of_each_event(encoder: str, events: lis
 def test_a_string_that_looks_like_a_float_does_not_hide_a_float_after_it(encoder: str, payload: dict) -> None:
     events = [Event("g", i, "k", "t", 1, payload if i % 2 else {"plain": i}) for i in range(5)]
     assert canonical_bodies(events) == [definition([*e]) for e in events]
+
+
+def test_a_mark_counts_where_a_number_token_can_begin() -> None:
+    marks = canonical.marks_a_number
+    assert marks(b'[1.5', 1) and marks(b'{"a":-12e5', 7) and marks(b'[1,null', 2) and marks(b"12.5", 1)
+    assert not marks(b'["a4e1"', 3) and not marks(b'{"v":"1.0.0"', 6) and not marks(b'["x91.5"', 4)
