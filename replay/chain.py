@@ -21,10 +21,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
-from .canonical import FLOAT_MARKS, OPTIONS, canonical_json, has_float, orjson_dumps, reference_canonical_json
+from .canonical import (
+    FLOAT_MARKS,
+    OPTIONS,
+    canonical_json,
+    has_float,
+    marks_a_number,
+    orjson_module,
+    reference_canonical_json,
+)
 from .events import Event
 
 if Event._fields != ("game_id", "seq", "kind", "type", "version", "payload"):  # [*event] is what link hashes
@@ -60,39 +69,75 @@ def link_words(bodies: Iterable[bytes], word: bytes) -> bytes:
 
 def canonical_bodies(events: Sequence[Event]) -> list[bytes]:
     """``canonical_json`` of each event's envelope and payload (what :func:`link` hashes)."""
-    return canonical_lines(events)[0]
+    return split_block(canonical_block(events), len(events))
 
 
-def canonical_lines(events: Sequence[Event]) -> tuple[list[bytes], bytes]:
-    """:func:`canonical_bodies`, and the same bodies joined by newlines (a body never holds a raw one:
-    JSON escapes it), which is what a :class:`LinkWorker` is sent.
+BODY_SEPARATOR = b",\n,"
+"""Between two canonical bodies in a block (:func:`canonical_block`). A body never holds a raw newline (JSON
+escapes it), so splitting a block at each separator gives the bodies back exactly."""
 
-    With orjson, the events are serialized in one pass and checked for floats at once (see
-    :mod:`replay.canonical`): only the events whose bytes show a float-like mark are looked at
-    again, and those that hold a float are re-encoded by the definition.
+
+def split_block(block: bytes, events: int) -> list[bytes]:
+    """The ``events`` canonical bodies of a block (:func:`canonical_block`)."""
+    return block.split(BODY_SEPARATOR) if events else []
+
+
+def canonical_block(events: Sequence[Event]) -> bytes:
+    """The canonical bodies of ``events`` (``canonical_json`` of each one's envelope and payload: what
+    :func:`link` hashes), joined by :data:`BODY_SEPARATOR`. This is what a :class:`LinkWorker` is sent.
+
+    With orjson the whole batch is one call (:func:`fast_canonical_block`); whatever that cannot vouch for,
+    event by event through ``canonical_json``, which raises what the definition raises, at the first
+    event that cannot be encoded.
     """
-    dumps = orjson_dumps()
-    if dumps is None or not events:
-        bodies = [canonical_json([*e]) for e in events]
-        return bodies, b"\n".join(bodies)
+    block = fast_canonical_block(events)
+    if block is None:
+        block = BODY_SEPARATOR.join([canonical_json([*e]) for e in events])
+    return block
+
+
+def fast_canonical_block(events: Sequence[Event], columns: Sequence[Sequence[Any]] | None = None) -> bytes | None:
+    """:func:`canonical_block` by one orjson call over the whole batch, or None if orjson is not installed
+    or refuses any of it (the caller then goes event by event, and fails where the definition fails).
+
+    orjson serializes the list ``[event 0, F, event 1, F, ...]``, where ``F`` is a fragment written
+    verbatim (a raw newline), so its output is ``[`` + body 0 + ``,\\n,`` + body 1 ... + ``]``: each event
+    is serialized exactly as alone (no spaces, keys sorted per object). The output is checked for
+    floats at once (see :mod:`replay.canonical`): only the events whose bytes show a float-like mark
+    are looked at again, and those that hold a float are re-encoded by the definition. ``columns``: the
+    events' six fields as columns (``tuple(zip(*events))``), if the caller has made them (orjson writes
+    a tuple as it writes a list).
+    """
+    if not events or orjson_module() is None:
+        return None
+    items: list[Any] = [_NEWLINE] * (2 * len(events) - 1)
+    items[::2] = map(list, events) if columns is None else zip(*columns)  # the envelope fields, then the payload
     try:
-        bodies = [dumps([*e], option=OPTIONS) for e in events]  # [*e]: the envelope fields, then the payload
-    except TypeError:  # something orjson refuses: event by event, each through canonical_json
-        bodies = [canonical_json([*e]) for e in events]
-        return bodies, b"\n".join(bodies)
-    lines = b"\n".join(bodies)
-    masked = lines.translate(FLOAT_MARKS)  # one body a line
-    i, start, replaced = 0, 0, False  # body i begins at start
+        block: bytes = orjson_module().dumps(items, option=OPTIONS)[1:-1]
+    except TypeError:  # something orjson refuses (or nesting beyond its limit)
+        return None
+    masked = block.translate(FLOAT_MARKS)  # the separator reads "X\nX": it makes no mark
     at = masked.find(b"Xe")
+    if at < 0:
+        return block
+    bodies: list[bytes] | None = None
+    i, start = 0, 0  # body i begins at start
     while at >= 0:
+        if not marks_a_number(block, at):  # digits inside a string: look further in the same body
+            at = masked.find(b"Xe", at + 1)
+            continue
         i += masked.count(b"\n", start, at)  # the body holding the mark
         e = events[i]
         if has_float([*e]):
+            if bodies is None:
+                bodies = block.split(BODY_SEPARATOR)
             bodies[i] = reference_canonical_json([*e])
-            replaced = True
         i, start = i + 1, masked.find(b"\n", at) + 1
         at = masked.find(b"Xe", start) if start else -1
-    return bodies, (b"\n".join(bodies) if replaced else lines)
+    return block if bodies is None else BODY_SEPARATOR.join(bodies)
+
+
+_NEWLINE: Any = None if orjson_module() is None else orjson_module().Fragment(b"\n")
 
 
 _LITTLE_ENDIAN = sys.byteorder == "little"
@@ -126,23 +171,24 @@ def chain(events: Iterable[Event], previous: int = GENESIS) -> list[int]:
 
 @dataclass(frozen=True)
 class Run:
-    """Consecutive events of one game in a batch, as their canonical bodies. Their links continue from
-    ``previous``, or, with ``follows``, from the last link of that earlier run of the batch (the same
-    game, its events interleaved with others')."""
+    """``events`` consecutive events of one game in a batch, whose canonical bodies come next in the batch's
+    block (:func:`canonical_block`). Their links continue from ``previous``, or, with ``follows``, from the
+    last link of that earlier run of the batch (the same game, its events interleaved with others')."""
 
-    bodies: list[bytes]
+    events: int
     previous: int = GENESIS
     follows: int | None = None
-    lines: bytes = b""
-    """The bodies joined by newlines (:func:`canonical_lines`): what the worker is sent (unused in the worker)."""
 
 
-def run_words(runs: Sequence[Run]) -> list[bytes]:
-    """Each run's links as 8-byte words (:func:`link_words`), in this process."""
+def run_words(runs: Sequence[Run], block: bytes) -> list[bytes]:
+    """Each run's links as 8-byte words (:func:`link_words`), in this process; ``block`` holds the runs' bodies in order."""
+    bodies = split_block(block, sum(r.events for r in runs))
     words: list[bytes] = []
+    at = 0
     for run in runs:
         start = words[run.follows][-8:] if run.follows is not None else run.previous.to_bytes(8, "big", signed=True)
-        words.append(link_words(run.bodies, start))
+        words.append(link_words(bodies[at:at + run.events], start))
+        at += run.events
     return words
 
 
@@ -182,31 +228,31 @@ class LinkWorker:
             except OSError:
                 pass
 
-    def send(self, runs: Sequence[Run]) -> Callable[[], list[bytes]]:
-        """Send a batch; the returned call waits for its words. Raises OSError if the worker is gone.
+    def send(self, runs: Sequence[Run], block: bytes) -> Callable[[], list[bytes]]:
+        """Send a batch (its runs, and their bodies in one block); the returned call waits for its words.
+        Raises OSError if the worker is gone.
 
         The bodies are written at once (the worker reads as they come, through a pipe enlarged where
         the system allows): a writing thread would fight the encoding for the GIL at every chunk.
         """
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
-        blob = b"\n".join(r.lines for r in runs)
-        table = b"".join(_RUN.pack(r.previous, -1 if r.follows is None else r.follows, len(r.bodies)) for r in runs)
-        stdin.write(_REQUEST.pack(len(runs), len(blob)) + table)
-        stdin.write(blob)
+        table = b"".join(_RUN.pack(r.previous, -1 if r.follows is None else r.follows, r.events) for r in runs)
+        stdin.write(_REQUEST.pack(len(runs), len(block)) + table)
+        stdin.write(block)
         stdin.flush()
 
         def receive() -> list[bytes]:
             head = stdout.read(8)
             count = int.from_bytes(head, "big") if len(head) == 8 else -1
-            events = sum(len(r.bodies) for r in runs)
+            events = sum(r.events for r in runs)
             data = stdout.read(8 * events) if count == events else b""
             if count != events or len(data) != 8 * events:
                 raise OSError("the link worker stopped or answered for another batch")
             words, at = [], 0
             for run in runs:
-                words.append(data[at:at + 8 * len(run.bodies)])
-                at += 8 * len(run.bodies)
+                words.append(data[at:at + 8 * run.events])
+                at += 8 * run.events
             return words
 
         return receive
@@ -265,17 +311,17 @@ def start_worker(events: int) -> None:
 
 
 @contextmanager
-def links_meanwhile(runs: Sequence[Run]) -> Iterator[Callable[[], list[bytes]]]:
+def links_meanwhile(runs: Sequence[Run], block: bytes) -> Iterator[Callable[[], list[bytes]]]:
     """Within the block, a call giving each run's links (:func:`run_words`). For a large batch a worker
     process hashes them meanwhile, so the caller's work in the block (encoding) overlaps the hashing;
     otherwise, or if the worker fails, they are hashed in process by the call. Leaving the block before
     the call (an error while encoding) ends the worker, so that no answer is left unread."""
     global _worker_broken
-    worker = _the_worker() if sum(len(r.bodies) for r in runs) >= WORKER_EVENTS else None
+    worker = _the_worker() if sum(r.events for r in runs) >= WORKER_EVENTS else None
     receive: Callable[[], list[bytes]] | None = None
     if worker is not None:
         try:
-            receive = worker.send(runs)
+            receive = worker.send(runs, block)
         except OSError:
             _worker_broken = True
             close_worker()
@@ -294,7 +340,7 @@ def links_meanwhile(runs: Sequence[Run]) -> Iterator[Callable[[], list[bytes]]]:
             except OSError:
                 _worker_broken = True
                 close_worker()
-        return run_words(runs)
+        return run_words(runs, block)
 
     try:
         yield words
@@ -309,11 +355,8 @@ def serve_links() -> None:
     while len(head := source.read(_REQUEST.size)) == _REQUEST.size:
         count, size = _REQUEST.unpack(head)
         table = source.read(_RUN.size * count)
-        bodies = source.read(size).split(b"\n")
-        runs, at = [], 0
-        for previous, follows, events in _RUN.iter_unpack(table):
-            runs.append(Run(bodies[at:at + events], previous, None if follows < 0 else follows))
-            at += events
-        words = b"".join(run_words(runs))
+        block = source.read(size)
+        runs = [Run(events, previous, None if follows < 0 else follows) for previous, follows, events in _RUN.iter_unpack(table)]
+        words = b"".join(run_words(runs, block))
         sink.write((len(words) // 8).to_bytes(8, "big") + words)
         sink.flush()

@@ -191,35 +191,45 @@ def json_text(obj: Any) -> str:
 # ----------------------------------------------------------------------------- encode / decode
 
 
-def encode(events: list[Event], game: AnyGame, hashes: Sequence[int] | pa.Array, schema: pa.Schema | None = None) -> pa.Table:
+def encode(events: list[Event], game: AnyGame, hashes: Sequence[int] | pa.Array, schema: pa.Schema | None = None,
+           columns: Sequence[Sequence[Any]] | None = None) -> pa.Table:
     """Events of one kind, with their chain hashes (ints, or an int64 array), as a typed table (rows in the order given).
+    ``columns``: the events' six fields as columns (``tuple(zip(*events))``), if the caller has made them already.
 
     Each event type's payloads are converted together, then spread to their rows by one ``take``
     (null elsewhere): no full-length column of Python Nones per type, no Python loop per cell.
     """
     schema = schema or kind_schema(game)
     n = len(events)
-    types = [e.type for e in events]
+    # The envelope fields and payloads as columns, transposed in one C-level pass (no list per field). The
+    # pass makes an iterator per event: with the cyclic collector running, it would walk them again and again.
+    if columns is None:
+        with gc_paused():
+            columns = tuple(zip(*events)) if n else ((),) * 6
+    game_ids, seqs, kinds, types, versions, all_payloads = columns
     payloads: dict[str, list[Any]] = {name: [] for name in set(types)}
     unknown = {name for name in payloads if name not in game.models or name in _ENVELOPE_NAMES}
     if unknown:
         e = next(e for e in events if e.type in unknown)
         raise SchemaError(f"event {e.game_id}#{e.seq}: unknown {game.kind} event type {e.type!r}")
-    for t, e in zip(types, events):
-        payloads[t].append(e.payload)
+    if len(payloads) == 1:
+        payloads[types[0]] = all_payloads  # type: ignore[assignment]  # one type: its payloads are all of them, in order
+    else:
+        for t, p in zip(types, all_payloads):
+            payloads[t].append(p)
     type_column = pa.array(types, pa.string())
-    columns: dict[str, Any] = {
-        "game_id": [e.game_id for e in events],
-        "seq": [e.seq for e in events],
-        "kind": [e.kind for e in events],
+    envelope: dict[str, Any] = {
+        "game_id": game_ids,
+        "seq": seqs,
+        "kind": kinds,
         "type": type_column,
-        "version": [e.version for e in events],
+        "version": versions,
         "hash": hashes,
     }
     arrays = []
     for field in schema:
         try:
-            values = columns.get(field.name)
+            values = envelope.get(field.name)
             if field.name in payloads:
                 arrays.append(_spread(pa.array(payloads[field.name], type=field.type), type_column, field.name))
             elif values is None:  # no event of this type (pa.nulls would make the children null too)
@@ -242,12 +252,47 @@ def _spread(compact: pa.StructArray, types: pa.Array, name: str) -> pa.Array:
         return compact
     rows = pc.equal(types, name)
     position = pc.subtract(pc.cumulative_sum(pc.cast(rows, pa.int64())), 1)
-    # Other rows take payload 0 and are then masked null: a null index would put nulls in the
-    # struct's children, which Parquet refuses for a field declared non-nullable.
-    spread = compact.take(pc.if_else(rows, position, 0))
+    # Other rows take a blank payload (empty strings and lists, zeros) and are then masked null: a null
+    # index would put nulls in the struct's children, which Parquet refuses for a field declared
+    # non-nullable; taking payload 0 there would copy a whole payload (a rules pin) to every such row.
+    # What lies under a null is never written to Parquet: the file is the same either way.
+    blank = _blank_row(compact.type)
+    if blank is not None:
+        spread = pa.concat_arrays([compact, blank]).take(pc.if_else(rows, position, len(compact)))
+    else:
+        spread = compact.take(pc.if_else(rows, position, 0))
     struct = spread.type
     return pa.StructArray.from_arrays([spread.field(i) for i in range(struct.num_fields)],
                                       fields=list(struct), mask=pc.invert(rows))
+
+
+_BLANKS: dict[pa.DataType, pa.Array | None] = {}
+
+
+def _blank_row(t: pa.DataType) -> pa.Array | None:
+    """One row of type ``t`` holding as little as it can (None if a field's type has no blank here)."""
+    if t not in _BLANKS:
+        try:
+            _BLANKS[t] = pa.array([_blank_value(t)], type=t)
+        except (KeyError, pa.ArrowException):
+            _BLANKS[t] = None
+    return _BLANKS[t]
+
+
+def _blank_value(t: pa.DataType) -> Any:
+    if pa.types.is_struct(t):
+        return {t.field(i).name: None if t.field(i).nullable else _blank_value(t.field(i).type) for i in range(t.num_fields)}
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_map(t):
+        return []
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return ""
+    if pa.types.is_boolean(t):
+        return False
+    if pa.types.is_integer(t):
+        return 0
+    if pa.types.is_floating(t):
+        return 0.0
+    raise KeyError(str(t))
 
 
 def _has_map(t: pa.DataType) -> bool:

@@ -18,7 +18,16 @@ from hypothesis import strategies as st
 
 from replay import canonical
 from replay.canonical import canonical_json, content_hash, reference_canonical_json
-from replay.chain import canonical_bodies, chain, chain_words, link, words_to_ints
+from replay.chain import (
+    BODY_SEPARATOR,
+    canonical_block,
+    canonical_bodies,
+    chain,
+    chain_words,
+    fast_canonical_block,
+    link,
+    words_to_ints,
+)
 from replay.events import Event
 
 INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
@@ -120,3 +129,61 @@ def test_known_hashes_do_not_move(encoder: str) -> None:
     floats = {"x": [1.5, math.nan, None, "é\n\x01", {"b": 1e-7, "a": 2**63 - 1}]}
     assert link(12345, Event("s000000", 0, "pig", "x", 1, floats)) == 2318548912278093679
     assert content_hash({"b": [1, 2.5], "a": "ü"}) == "sha256:75151e181452ee19f62c437a12e96bbbe4453c199f041abfe6b18ab3cb8f3c4f"
+
+
+def has_float_definition(value: Any) -> bool:
+    """has_float as first written: recursive."""
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(has_float_definition(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(has_float_definition(v) for v in value)
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=JSON)
+def test_has_float_is_the_recursive_definition(data: Any) -> None:
+    assert canonical.has_float(data) == has_float_definition(data)
+
+
+HEXLIKE = st.sampled_from(["a4e1", "sha256:9e0f", "1.0.0", "v2.5", "x:1.5", ",2e", "[3.", "-4e"])
+"""Strings whose bytes show a float's mark (a digit, then . or e) but hold no float."""
+MARKED = st.recursive(st.one_of(SCALARS, HEXLIKE), lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.one_of(TEXT, HEXLIKE), inner, max_size=4)), max_leaves=12)
+BATCH_EVENTS = st.builds(Event, st.one_of(TEXT, HEXLIKE), INT64, TEXT, TEXT, INT64,
+                         st.dictionaries(st.one_of(TEXT, HEXLIKE), MARKED, max_size=4))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=SHARED)
+@given(events=st.lists(BATCH_EVENTS, max_size=30))
+def test_a_batch_block_is_the_definition_of_each_event(encoder: str, events: list[Event]) -> None:
+    """One orjson call over a batch (floats, strings that look like them, raw separators in strings):
+    each event's bytes are the definition's, and splitting the block gives them back."""
+    want = [definition([*e]) for e in events]
+    try:
+        block = canonical_block(events)
+    except (TypeError, ValueError):  # the definition refuses one of them: so must the block
+        with pytest.raises((TypeError, ValueError)):
+            [definition([*e]) for e in events]
+        return
+    assert block == BODY_SEPARATOR.join(want)
+    assert canonical_bodies(events) == want
+    fast = fast_canonical_block(events)
+    assert fast is None or fast == block
+
+
+@pytest.mark.parametrize("payload", [
+    {"h": "a4e1", "x": 1.5}, {"a": 1.5, "h": "a4e1"}, {"h": "9e9", "n": math.nan}, {"v": "1.0.0", "z": None},
+    {"h": ["1e5", 2.0]}, {"x": -1e-07}, {"x": [1, 2, 0.5]}, {"s": ",\n,", "t": "\n"},
+])
+def test_a_string_that_looks_like_a_float_does_not_hide_a_float_after_it(encoder: str, payload: dict) -> None:
+    events = [Event("g", i, "k", "t", 1, payload if i % 2 else {"plain": i}) for i in range(5)]
+    assert canonical_bodies(events) == [definition([*e]) for e in events]
+
+
+def test_a_mark_counts_where_a_number_token_can_begin() -> None:
+    marks = canonical.marks_a_number
+    assert marks(b'[1.5', 1) and marks(b'{"a":-12e5', 7) and marks(b'[1,null', 2) and marks(b"12.5", 1)
+    assert not marks(b'["a4e1"', 3) and not marks(b'{"v":"1.0.0"', 6) and not marks(b'["x91.5"', 4)

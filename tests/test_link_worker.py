@@ -15,6 +15,7 @@ from helpers import data_files, pig_game
 from replay import chain
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.errors import SchemaError
+from replay.events import Event
 from replay.jsonl import dump_line
 
 
@@ -135,3 +136,22 @@ def test_python_m_replay_imports_through_the_worker_and_leaves_no_process(tmp_pa
     reference.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
     cli_files, ref_files = data_files(tmp_path / "cli"), data_files(tmp_path / "ref")
     assert [(tmp_path / "cli" / f).read_bytes() for f in cli_files] == [(tmp_path / "ref" / f).read_bytes() for f in ref_files]
+
+
+def test_the_worker_splits_bodies_holding_floats_newlines_and_separators(worker):
+    """The block sent to the worker: bodies whose strings hold raw newlines and the separator's characters,
+    and floats re-encoded by the definition; its links are those made in process, event by event."""
+    events = [Event("g", i, "k", "t", 1, {"s": ",\n,", "t": "\n", "x": 1e-05 * i, "n": None, "h": "9e9"}) for i in range(30)]
+    block = chain.canonical_block(events)
+    with chain.links_meanwhile([chain.Run(10), chain.Run(20, follows=0)], block) as links:
+        words = links()
+    assert chain._worker is not None and chain._worker.process.poll() is None  # the worker answered
+    assert chain.words_to_ints(words[0] + words[1]) == _links_one_by_one(events)
+
+
+def _links_one_by_one(events: list[Event]) -> list[int]:
+    out, h = [], chain.GENESIS
+    for e in events:
+        h = chain.link(h, e)
+        out.append(h)
+    return out

@@ -35,7 +35,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..chain import GENESIS, Run, canonical_lines, links_meanwhile, start_worker, words_to_array
+from ..chain import (
+    BODY_SEPARATOR,
+    GENESIS,
+    Run,
+    canonical_block,
+    fast_canonical_block,
+    links_meanwhile,
+    start_worker,
+    words_to_array,
+)
 from ..contract import AnyGame
 from ..errors import (
     ArchiveError,
@@ -409,6 +418,9 @@ class Archive:
         """(kind, its events chained and encoded, in the order given) per kind; ``heads`` as in :meth:`prepare_files`."""
         heads = {} if heads is None else heads
         start_worker(len(events))
+        columns = tuple(zip(*events))  # the six fields as columns: for the canonical bodies, and for encoding one kind
+        block = fast_canonical_block(events, columns)  # the whole batch's bodies at once, when orjson vouches for them
+        blocks: list[bytes] = []  # else each run's, made in turn below, so that what fails fails where it did
         runs: list[Run] = []
         by_kind: dict[str, tuple[list[Event], list[int]]] = {}  # its events, and the runs they came in
         last_run: dict[str, int] = {}
@@ -419,13 +431,18 @@ class Archive:
             if follows is None and game_id not in heads and run[0].seq != 0:
                 previous = self.stored_hash(game_id, run[0].seq - 1)
             last_run[game_id] = len(runs)
-            bodies, lines = canonical_lines(run)  # what cannot be hashed fails here, before encoding, as it did
-            runs.append(Run(bodies, previous, follows, lines))
+            if block is None:
+                blocks.append(canonical_block(run))  # what cannot be hashed fails here, before encoding, as it did
+            runs.append(Run(len(run), previous, follows))
             evs, indices = by_kind.setdefault(kind, ([], []))
             evs.extend(run)
             indices.append(len(runs) - 1)
-        with links_meanwhile(runs) as links:  # hashed by a worker process while this one encodes
-            tables = [(kind, encode(evs, self.registry.get(kind), pa.repeat(0, len(evs)))) for kind, (evs, _) in by_kind.items()]
+        if block is None:
+            block = BODY_SEPARATOR.join(blocks)
+        with links_meanwhile(runs, block) as links:  # hashed by a worker process while this one encodes
+            one_kind = columns if len(by_kind) == 1 else None  # then its events are the batch's, in order
+            tables = [(kind, encode(evs, self.registry.get(kind), pa.repeat(0, len(evs)), columns=one_kind))
+                      for kind, (evs, _) in by_kind.items()]
             words = links()
         for game_id, i in last_run.items():
             heads[game_id] = int.from_bytes(words[i][-8:], "big", signed=True)
