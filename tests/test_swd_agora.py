@@ -681,6 +681,127 @@ def test_the_page_and_the_text_show_the_senate():
     assert "agora" in (GAME.views.page_script() or "")
 
 
+# ----------------------------------------------------------------------------- a Decree's symbol on a coin cost
+
+COINS_PACK = PACK.model_copy(update={"options": PACK.options.model_copy(update={"decree_coin_symbol": "coins"})})
+"""The Agora pack under the other reading of the cost-symbol Decrees: the coins are one symbol."""
+
+
+def _decree_table(reading: str, card: str, decree: str, coins: int) -> tuple[State, Event, int, str]:
+    """A turn of Age I where the player controls ``decree`` (alone), has ``coins`` coins and an
+    available slot holds ``card``; the pack read with ``decree_coin_symbol: reading``."""
+    state, e = _table_at_a_turn()
+    seat = e.payload["seat"]
+    state.pack = COINS_PACK if reading == "coins" else PACK
+    for ch in state.agora["influence"]:
+        state.agora["influence"][ch] = [0, 0]
+    chamber = PACK.agora.chambers[0].id
+    state.agora["decrees"][chamber] = decree
+    state.agora["influence"][chamber][seat] = 1
+    slot = next(s for s in state.available() if state.slots[s] in state.pack.by_id)
+    state.slots[slot] = card
+    state.coins[seat] = coins
+    return state, e, seat, slot
+
+
+def _construct(state: State, seq: int, seat: int, slot: str, **payment: Any) -> Event:
+    payload = {"seat": seat, "age": state.age, "slot": slot, "card": state.slots[slot], "action": "construct", **payment}
+    return crafted("card_played", seq, payload)
+
+
+def test_the_coin_symbol_option_is_a_later_added_field_and_its_default_keeps_the_hash():
+    """At its default the field is left out of the hashed data (the shipped packs' hashes stay as they
+    were); the other reading is another pack, with its own hash."""
+    from replay.packs import hashed_data
+
+    for name in GAME.offered_packs:
+        pack = GAME.pack(name)
+        assert pack.options.decree_coin_symbol == "resources"
+        assert "decree_coin_symbol" not in hashed_data(pack)["options"]
+    assert hashed_data(COINS_PACK)["options"]["decree_coin_symbol"] == "coins"
+    assert COINS_PACK.content_hash != PACK.content_hash
+
+
+def test_a_decree_s_symbol_waives_a_whole_coin_cost_only_under_the_coins_reading():
+    from replay.games.seven_wonders_duel.legal import legal_plays
+
+    # Palisade (red, 2 coins), the red Decree controlled, 1 coin: payable only by leaving the coins out
+    state, e, seat, slot = _decree_table("resources", "palisade", "red_cost_symbol", 1)
+    waived = _construct(state, e.seq, seat, slot, discount={"coins": 2})
+    assert refused(state, waived, dict(waived.payload)) == "swd.agora.coin_symbol"  # today's reading: resources only
+    assert not [p for p in legal_plays(state, seat) if p[1] == slot and p[3] == "construct"]
+
+    state, e, seat, slot = _decree_table("coins", "palisade", "red_cost_symbol", 1)
+    waived = _construct(state, e.seq, seat, slot, discount={"coins": 2})
+    assert refused(state, waived, {**waived.payload, "discount": {"coins": 1}}) == "swd.agora.coin_symbol"  # one symbol: all
+    wrong_claim = copy.deepcopy(state)  # a claim is checked, not refused: the problem is reported
+    found = GAME.rules.apply(wrong_claim, waived._replace(payload={**waived.payload, "paid": 2}))
+    assert [p.rule_id for p in found] == ["swd.claim.paid"]
+    plays = [p for p in legal_plays(state, seat) if p[1] == slot and p[3] == "construct"]
+    assert plays == [("card_played", slot, "palisade", "construct", None, None, (), (("coins", 2),), ())]
+    GAME.rules.apply(state, waived._replace(payload={**waived.payload, "paid": 0}))
+    assert state.coins[seat] == 1 and "palisade" in state.built[seat]
+
+    # the Decree of another colour, or one the player no longer controls, waives nothing
+    state, e, seat, slot = _decree_table("coins", "stone_reserve", "red_cost_symbol", 1)
+    waived = _construct(state, e.seq, seat, slot, discount={"coins": 3})
+    assert refused(state, waived, dict(waived.payload)) == "swd.agora.coin_symbol"
+    state, e, seat, slot = _decree_table("coins", "palisade", "red_cost_symbol", 1)
+    state.agora["influence"][PACK.agora.chambers[0].id] = [1, 1]
+    waived = _construct(state, e.seq, seat, slot, discount={"coins": 2})
+    assert refused(state, waived, dict(waived.payload)) == "swd.agora.coin_symbol"
+    # a card without a coin cost has no coins to leave out
+    free = next(c.id for c in PACK.cards if c.colour == "red" and c.age == 1 and c.cost and not c.cost.coins)
+    state, e, seat, slot = _decree_table("coins", free, "red_cost_symbol", 9)
+    waived = _construct(state, e.seq, seat, slot, discount={"coins": 1})
+    assert refused(state, waived, dict(waived.payload)) == "swd.agora.coin_symbol"
+
+
+def test_the_coins_or_a_resource_are_the_one_symbol_and_economy_takes_only_the_trade():
+    from replay.games.seven_wonders_duel.city import payments, prices
+
+    # Forum (yellow: 3 coins and a clay), the yellow Decree, nothing produced: the coins or the clay
+    state, e, seat, slot = _decree_table("coins", "forum", "yellow_cost_symbol", 9)
+    state.built[seat] = []
+    clay = prices(state, seat)["clay"]
+    found = {(p.discount, p.bought, p.coins) for p in payments(state, seat, PACK.by_id["forum"].cost, "yellow")}
+    assert found == {((("clay", 1),), (), 3), ((("coins", 3),), (("clay", 1),), clay)}
+    both = _construct(state, e.seq, seat, slot, discount={"coins": 3, "clay": 1})
+    assert refused(state, both, dict(both.payload)) == "swd.pay.discount"  # one symbol, not two
+    state.tokens[1 - seat] = [*state.tokens[1 - seat], "economy"]
+    opponent = state.coins[1 - seat]
+    GAME.rules.apply(state, _construct(state, e.seq, seat, slot, discount={"coins": 3}, bought={"clay": 1}, paid=clay))
+    assert state.coins[seat] == 9 - clay and state.coins[1 - seat] == opponent + clay  # the trade, not the cost's coins
+
+    state, e, seat, slot = _decree_table("coins", "forum", "yellow_cost_symbol", 9)
+    state.built[seat] = []
+    GAME.rules.apply(state, _construct(state, e.seq, seat, slot, discount={"clay": 1}, paid=3))
+    assert state.coins[seat] == 6
+
+
+def test_seeded_games_under_the_coins_reading_replay_clean_and_the_bots_waive_coins():
+    from replay.games.seven_wonders_duel.notation import read, write
+
+    library = GAME.library(extra=[COINS_PACK])
+    waived: dict[tuple[str, ...], int] = {}
+    for seed in range(24):
+        bots = BOTS[seed % len(BOTS)]
+        events = simulate_game(f"coins-{seed}", ["Ana", "Ben"], seed, bots, COINS_PACK)
+        r = replay(GAME, events, library, level="raise")
+        assert GAME.rules.is_over(r.state), seed
+        plays = [e for e in events if e.type == "card_played" and "coins" in e.payload["discount"]]
+        waived[bots] = waived.get(bots, 0) + len(plays)
+        for e in plays:
+            assert e.payload["discount"]["coins"] == PACK.by_id[e.payload["card"]].cost.coins
+        if plays:
+            text = write(events)
+            assert f"discount {plays[0].payload['discount']['coins']} coins" in text
+            assert read(text, "raise").events == events
+        if seed % 6 == 0:
+            assert audit(Log(list(events), GAME, f"coins-{seed}"), library).ok
+    assert all(waived[b] for b in BOTS), waived  # the random bot is offered it, the others choose it when cheaper
+
+
 def test_every_agora_rule_id_is_tested():
     """Runs last in this file: every Agora rule id was met by a refusal above."""
     assert set(AGORA_RULES) - seen_rules == set(), set(AGORA_RULES) - seen_rules

@@ -550,3 +550,26 @@ def test_neptune_s_military_tokens_are_written_with_the_seat_s_name_and_the_numb
         parsed = read(text.replace("discarded Ben:loot_2", f"discarded {bad}"), "collect")
         line = text.splitlines().index("Ben: power neptune discarded Ben:loot_2, applied Ana:loot_5") + 1
         assert [p.line for p in parsed.problems] == [line], bad
+
+
+def test_a_coin_cost_a_decree_left_out_is_said_as_a_discount_of_coins_and_read_back():
+    """Under ``options.decree_coin_symbol: coins`` a waived coin cost is written ``discount N coins``
+    (``coin`` read too); coins are never bought, and without a discount they are a problem at their line."""
+    agora = GAME.pack("7wd-duel-agora")
+    pack = agora.model_copy(update={"options": agora.options.model_copy(update={"decree_coin_symbol": "coins"})})
+    for seed in range(12):
+        events = simulate_game(f"coins-{seed}", ["Ana", "Ben"], seed, BOTS[seed % len(BOTS)], pack)
+        waived = [e for e in events if e.type == "card_played" and "coins" in e.payload["discount"]]
+        if waived:
+            break
+    assert waived, "no coin cost left out in the seeded games"
+    text = assert_round_trip(NOTATION, events)
+    lines, written = read(text, "raise").lines, text.splitlines()
+    line = written[lines[waived[0].seq] - 1]
+    coins = waived[0].payload["discount"]["coins"]
+    assert f"discount {coins} coins" in line, line
+    singular = text.replace(line, line.replace(f"discount {coins} coins", f"discount {coins} coin"))
+    assert read(singular, "raise").events == events
+    for bad in (f"buy {coins} coins", "discount two coins", f"discount {coins} coins, {coins} coins"):
+        parsed = read(text.replace(line, line.replace(f"discount {coins} coins", bad)), "collect")
+        assert [p.line for p in parsed.problems] == [lines[waived[0].seq]], bad

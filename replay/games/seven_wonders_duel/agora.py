@@ -100,6 +100,9 @@ AGORA_RULES: dict[str, str] = {
                       "the same colour, or nothing when no colour has a card on both sides.",
     "swd.agora.decree_move": "Insider Influence moves a Decree of a chamber (a face-down one unseen) under the "
                              "Decree of another chamber.",
+    "swd.agora.coin_symbol": "A card's coin cost is left out only by a Decree of one cost symbol less for its colour, "
+                             "under the pack option decree_coin_symbol: coins, and all of it (the coins are one "
+                             "symbol); it is then that Decree's symbol, so one resource fewer is left out.",
 }
 
 TASK_EVENTS = {"decree": "decree_revealed", "draw": "conspiracies_drawn", "choose": "conspiracy_chosen",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from replay.events import EventPayload, GameStartedBase, Seat
 
@@ -107,7 +107,8 @@ class CardPlayed(EventPayload):
     """A turn: the card of an available slot, constructed, discarded for coins, or put under one of
     the seat's Wonders to build it; and how it was paid: the resource each of the seat's own choice
     producers gave (``choices``, by card or Wonder id), the resources Masonry or Architecture waived
-    (``discount``), and the resources bought from the bank (``bought``). Claims: ``paid`` (all the
+    (``discount``; Agora: also ``coins``, a card's whole coin cost a Decree's symbol left out under
+    ``options.decree_coin_symbol: coins``), and the resources bought from the bank (``bought``). Claims: ``paid`` (all the
     coins the play costs), ``pawn`` (the Conflict pawn after it) and ``looted`` (coins the
     opponent lost to military tokens)."""
 
@@ -129,8 +130,12 @@ class CardPlayed(EventPayload):
 
     @field_validator("discount", "bought")
     @classmethod
-    def _resources(cls, counted: dict[str, int]) -> dict[str, int]:
+    def _resources(cls, counted: dict[str, int], info: ValidationInfo) -> dict[str, int]:
         for resource, count in counted.items():
+            if resource == "coins" and info.field_name == "discount":  # Agora: a Decree's symbol on a coin cost
+                if not 1 <= count <= 20:
+                    raise ValueError(f"{count} coins left out: 1 to 20")
+                continue
             if resource not in RESOURCES:
                 raise ValueError(f"{resource!r} is not a resource ({', '.join(RESOURCES)})")
             if not 1 <= count <= 20:

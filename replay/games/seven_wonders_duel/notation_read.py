@@ -49,6 +49,7 @@ from .notation_syntax import (
     CATEGORY_WORDS,
     CHOICE,
     CLAIM,
+    COIN_WORDS,
     COUNTED,
     DECREE,
     DECREES,
@@ -409,7 +410,7 @@ class _Reader(HeaderReader):
             word, _, rest = item.partition(" ")
             if word.lower() in ("buy", "discount"):
                 key = "bought" if word.lower() == "buy" else "discount"
-                counted = self.counted(rest, column + len(word) + 1) if key not in fields else None
+                counted = self.counted(rest, column + len(word) + 1, coins=key == "discount") if key not in fields else None
                 if counted is None:
                     if key in fields:
                         self.problem(column, item, f"say '{word.lower()}' once, with every resource")
@@ -428,14 +429,16 @@ class _Reader(HeaderReader):
         fields["choices"] = choices
         return True
 
-    def counted(self, text: str, start: int) -> dict[str, int] | None:
-        """``[N] <resource>, [N] <resource>, ...``."""
+    def counted(self, text: str, start: int, coins: bool = False) -> dict[str, int] | None:
+        """``[N] <resource>, [N] <resource>, ...``; with ``coins`` (a discount) also ``N coins``: a coin
+        cost an Agora Decree left out (``options.decree_coin_symbol: coins``)."""
         out: dict[str, int] = {}
+        words = {**RESOURCE_WORDS, **COIN_WORDS} if coins else RESOURCE_WORDS
         for column, item in items(text, start):
             m = COUNTED.match(item)
-            resource = RESOURCE_WORDS.get(m.group("what").lower()) if m else None
+            resource = words.get(m.group("what").lower()) if m else None
             if m is None or resource is None or resource in out:
-                self.problem(column, item, "a resource is '[N] <resource>', each once (" + ", ".join(RESOURCE_WORDS) + ")")
+                self.problem(column, item, "a resource is '[N] <resource>', each once (" + ", ".join(words) + ")")
                 return None
             out[resource] = int(m.group("count") or 1)
         return out

@@ -76,6 +76,8 @@ RESOURCE_WORDS: dict[str, str] = {
     **{r: r for r in RESOURCES}, **{r + "s": r for r in RESOURCES if r not in ("glass", "papyrus")},
     "glasses": "glass", "paper": "papyrus", "brick": "clay", "bricks": "clay",
 }
+COIN_WORDS: dict[str, str] = {"coins": "coins", "coin": "coins"}
+"""A ``discount`` may also name a card's coin cost an Agora Decree left out (``discount 3 coins``)."""
 """Resource names as people write them (plurals, a few common other names) -> the pack's."""
 CATEGORY_WORDS: dict[str, str] = {
     **{c: c for c in (*CATEGORIES, "pantheon", "total")}, "coins": "treasury", "money": "treasury", "wonder": "wonders",

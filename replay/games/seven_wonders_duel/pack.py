@@ -119,7 +119,8 @@ class Effect(PackPart):
     age_coins_per_build       (Decree) each time either player builds a card of ``colours`` (or a Wonder:
                               ``target`` wonder), the controller takes as many coins as the current Age
     ignore_cost_symbol        (Decree) building a card of ``colours``, ignore ``amount`` symbol of its cost
-                              (a resource or the coins)
+                              (a resource; or the whole coin cost, one symbol, under
+                              ``options.decree_coin_symbol: coins``)
     shield_while_controlled   (Decree) ``amount`` shield when control is gained; the pawn moves back one
                               space when it is lost, two when the opponent takes control
     trade_rebate              (Decree) each of ``resources`` bought from the bank costs ``amount`` coin
@@ -399,6 +400,11 @@ class Options(PackPart):
         "owner (`gained`: a new pair's progress token, scientific supremacy, as when built; the player first, then "
         "the opponent), or only moves (`moved`: nothing at the swap; its symbol counts from then on, for supremacy when "
         "a symbol is next gained, for a pair's token when a third card of it comes)")
+    decree_coin_symbol: Literal["resources", "coins"] = added(
+        "resources", "agora-decree-coins", description="Agora: the symbol a Decree of one cost symbol less (yellow, "
+        "red, green cards) ignores is a resource of the cost (`resources`: the coins are always paid), or a resource "
+        "or the card's coins, shown as one symbol, so the whole coin cost is waived (`coins`: Board Game Arena's "
+        "text, 'choose either a resource or Coins'); the payment's `discount` then records `coins`")
 
 
 class Combination(Provenanced):

@@ -19,7 +19,7 @@ from replay.games.explain import rule_problem
 from replay.problems import Location, Problem
 
 from . import pantheon
-from .city import check_payment
+from .city import check_payment, own_coins
 from .pack import Card, Cost, DuelPack
 from .scoring import per_total, scores, winners
 from .state import DEAL, DRAFT, OVER, PENDING, PLAY, SCORE, STARTER, TOKENS, State
@@ -44,8 +44,8 @@ RULES = {
     "swd.wonder": "A Wonder is built by its owner, once, while fewer than seven are built (the eighth is then out).",
     "swd.pay.free": "Nothing is chosen, left out or bought for a discard or a building free by its chain.",
     "swd.pay.choice": "Each of the city's choice producers (yellow cards, Wonders) gives one of its resources a turn.",
-    "swd.pay.discount": "Resources of a cost are left out only by Masonry (blue cards) and Architecture (Wonders), "
-                        "as many as they allow.",
+    "swd.pay.discount": "Resources of a cost are left out only by Masonry (blue cards) and Architecture (Wonders) "
+                        "(Agora: and the Decrees of one cost symbol less), as many as they allow.",
     "swd.pay.resources": "The resources used pay the whole cost: the city's own, those left out, those bought.",
     "swd.pay.coins": "The coins paid (the cost and the resources bought) never exceed what the player has.",
     "swd.progress": "A progress token is taken from the board by the player who has just made a new pair of "
@@ -318,7 +318,7 @@ def _pay(state: State, seat: int, cost: Cost, target: str | None, p: dict[str, A
                                  p.get("bought") or {})
     if found is not None:
         return _bare(found.rule_id, found.expected, found.found)
-    return cost.coins + trade
+    return own_coins(cost, p.get("discount") or {}) + trade
 
 
 def _bare(rule_id: str, expected: str, found: str) -> Problem:
@@ -454,7 +454,7 @@ def resolve_play(state: State, p: dict[str, Any], paid: int) -> int:
     else:
         pantheon.spend(state, seat, paid)  # Pantheon: Astarte's coins may pay too
         cost = state.pack.wonder_by_id[p["wonder"]].cost if p["action"] == "wonder" else card.cost
-        trade = paid - (cost.coins if cost and paid else 0)
+        trade = paid - (own_coins(cost, p.get("discount") or {}) if cost and paid else 0)  # Agora: coins left out
         if p.get("free") == "engineering":  # Pantheon: Engineering's coin buys nothing from the bank
             trade = 0
         if trade and state.has(1 - seat, "trade_income"):

@@ -27,7 +27,7 @@ from . import events as ev
 from . import pantheon, pantheon_play
 from .agora_events import AGORA_ACTIONS
 from .agora_play import agora_chance, agora_payload, agora_value
-from .city import trade_coins
+from .city import COINS, trade_coins
 from .legal import Play, legal_plays, payload_of
 from .pack import DuelPack
 from .rules import claims_of, expected, unseen_tokens
@@ -67,7 +67,10 @@ def choose(bot: str, state: State, seat: int, plays: list[Play], rng: random.Ran
 
 
 def _coins(state: State, seat: int, p: Play) -> int:
-    return trade_coins(state, seat, dict(p[8]))
+    """The coins a play costs beyond the card's own coin cost: the trade, less a coin cost a Decree left
+    out (Agora, ``options.decree_coin_symbol: coins``), so that the bots prefer a waived coin cost
+    when it saves more than the resource it could have waived instead."""
+    return trade_coins(state, seat, dict(p[8])) - int(dict(p[7]).get(COINS, 0))
 
 
 def simulate_game(game_id: str, names: Sequence[str], seed: int, bots: Sequence[str] = ("random",),
