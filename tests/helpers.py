@@ -153,3 +153,15 @@ def assert_snapshots_replay_on(game, pack, events, every: int) -> None:
         for later in events[i + 1:i + 40]:
             assert list(game.rules.apply(back, later)) == list(game.rules.apply(ahead, later))
         assert game.views.data(back) == game.views.data(ahead)
+
+
+def every_variant_content(data: dict) -> None:
+    """The 7 Wonders Dice pack data edits that let every variant happen: a Wonder space costing
+    more than 6, a die face for two buildings, a space whose effect asks which resource
+    (tests/test_wd_variants.py's pack, and the packs tests/test_project_rows_pinned.py pins)."""
+    for c in data["cities"]:
+        c["wonder"]["spaces"][2]["cost"] = 7
+    black = next(die for die in data["dice"] if die["colour"] == "black")
+    black["faces"][5]["buildings"] = ["wonder", "agora"]
+    market = next(b for b in data["buildings"] if b["id"] == "market")
+    market["spaces"][0]["effects"].append({"type": "resource"})

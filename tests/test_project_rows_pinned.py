@@ -17,6 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
+from helpers import every_variant_content
 
 from replay.analytics.project import _tables, derive_game, derive_records, tables_of
 from replay.games.wonders_dice import GAME as WD
@@ -30,13 +31,8 @@ def _pack(version: str, options: dict[str, Any], every: bool = False) -> Ruleset
     data = default_ruleset().model_dump(mode="json")
     data["version"] = version
     data["options"] = {**data["options"], **options}
-    if every:  # as tests/test_wd_variants.py's pack that sets every variant
-        for c in data["cities"]:
-            c["wonder"]["spaces"][2]["cost"] = 7
-        black = next(die for die in data["dice"] if die["colour"] == "black")
-        black["faces"][5]["buildings"] = ["wonder", "agora"]
-        market = next(b for b in data["buildings"] if b["id"] == "market")
-        market["spaces"][0]["effects"].append({"type": "resource"})
+    if every:
+        every_variant_content(data)
     return Ruleset.model_validate(data)
 
 

@@ -12,6 +12,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from helpers import every_variant_content
 from wd_table import PASS, RULES, SKIP, Table, bonus, build, cross, wonder
 
 from replay.cli.main import cli
@@ -356,12 +357,7 @@ def variants_pack(resolution: str) -> Ruleset:
         d["options"] = {"resolution": resolution, "extra_action_pass": True, "void_actions": True,
                         "income": "when_chosen", "cross_mandatory": True, "free_action_wonder": True,
                         "per_space_vp": "max", "completion": "at_crossing"}
-        for c in d["cities"]:
-            c["wonder"]["spaces"][2]["cost"] = 7
-        black = next(die for die in d["dice"] if die["colour"] == "black")
-        black["faces"][5]["buildings"] = ["wonder", "agora"]
-        market = next(b for b in d["buildings"] if b["id"] == "market")
-        market["spaces"][0]["effects"].append({"type": "resource"})
+        every_variant_content(d)
 
     return pack_with(every, f"0.2.0-every-variant-{resolution}")
 
