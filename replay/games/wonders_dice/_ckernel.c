@@ -132,18 +132,22 @@ static int player_resources(PyObject *producers, PyObject *crossed_all, long spe
     return 1;
 }
 
+/* The three kernels take (a, b): a TypeError naming the call otherwise. */
+static int two_args(Py_ssize_t nargs, const char *call) {
+    if (nargs == 2) return 1;
+    PyErr_SetString(PyExc_TypeError, call);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ action */
 
 #define MAXEFFECTS 16
 #define NEED(cond) do { if (!(cond)) goto decline; } while (0)
 
 static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "action(state, payload)");
-        return NULL;
-    }
+    if (!two_args(nargs, "action(state, payload)")) return NULL;
     PyObject *state = args[0], *p = args[1];
-    Refs refs;
+    Refs refs;  /* not zero-initialised: 256 pointers a call; only the first n are read */
     refs.n = 0;
     refs.full = 0;
     PyObject *result = NULL;
@@ -474,12 +478,9 @@ error:
 /* ------------------------------------------------------------------ roll */
 
 static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "roll(state, payload)");
-        return NULL;
-    }
+    if (!two_args(nargs, "roll(state, payload)")) return NULL;
     PyObject *state = args[0], *p = args[1];
-    Refs refs;
+    Refs refs;  /* not zero-initialised: 256 pointers a call; only the first n are read */
     refs.n = 0;
     refs.full = 0;
     long turn, state_turn;
@@ -567,10 +568,7 @@ static PyObject *s_action_taken;
 /* position(event_type, payload): the cached Position of (turn, seat), or None for the Python code
  * (rules.position) to make (an odd value, a pair not cached yet). */
 static PyObject *position(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "position(event_type, payload)");
-        return NULL;
-    }
+    if (!two_args(nargs, "position(event_type, payload)")) return NULL;
     PyObject *type = args[0], *p = args[1];
     if (positions == NULL || !PyDict_CheckExact(p)) Py_RETURN_NONE;
     PyObject *turn = PyDict_GetItemWithError(p, s_turn);
