@@ -132,6 +132,20 @@ static int player_resources(PyObject *producers, PyObject *crossed_all, long spe
     return 1;
 }
 
+/* A kernel's two ways out other than success: declined (None, nothing changed, any lookup error
+ * dropped, for the Python code to do it) and failed (NULL with the error set). */
+static PyObject *declined(Refs *refs) {
+    release(refs);
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
+static PyObject *failed(Refs *refs) {
+    release(refs);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the compiled kernel lost track of its references");
+    return NULL;
+}
+
 /* The three kernels take (a, b): a TypeError naming the call otherwise. */
 static int two_args(Py_ssize_t nargs, const char *call) {
     if (nargs == 2) return 1;
@@ -465,14 +479,10 @@ done:
     return result;
 
 decline:
-    release(&refs);
-    if (PyErr_Occurred()) PyErr_Clear();
-    Py_RETURN_NONE;
+    return declined(&refs);
 
 error:
-    release(&refs);
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the compiled kernel lost track of its references");
-    return NULL;
+    return failed(&refs);
 }
 
 /* ------------------------------------------------------------------ roll */
@@ -550,14 +560,10 @@ static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_RETURN_TRUE;
 
 decline:
-    release(&refs);
-    if (PyErr_Occurred()) PyErr_Clear();
-    Py_RETURN_NONE;
+    return declined(&refs);
 
 error:
-    release(&refs);
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "the compiled kernel lost track of its references");
-    return NULL;
+    return failed(&refs);
 }
 
 /* ------------------------------------------------------------------ position */
