@@ -48,7 +48,6 @@ class Replay(Generic[S]):
         self.level = level
         self.observers: list[Observer] = []
         self._before: list[Observer] = []
-        self._after: list[Observer] = []
         self.observe(*observers)
         self.source = source
         self.lines = lines or {}
@@ -66,7 +65,6 @@ class Replay(Generic[S]):
         """Add observers (they see the steps from now on)."""
         self.observers.extend(observers)
         self._before = [o for o in self.observers if type(o).before is not Observer.before]
-        self._after = [o for o in self.observers if _overrides(o, "after")]
         return self
 
     # ------------------------------------------------------------------ feeding events
@@ -99,6 +97,7 @@ class Replay(Generic[S]):
         sees the next step, as with ``push``)."""
         rules_position, rules_apply = self.rules.position, self.rules.apply
         observers = self.observers
+        seen, after = 0, []  # the observers of ``after``, found again when the list's length changes
         index = self.index
         for event in events:
             index += 1
@@ -121,7 +120,9 @@ class Replay(Generic[S]):
                 found = [_internal(event, exc)]
             problems = self._record(found, event) if found else ()
             if observers:
-                after = self._after
+                if len(observers) != seen:  # kept here, not on the replay: clearing ``observers`` frees them
+                    seen = len(observers)
+                    after = [o for o in observers if _overrides(o, "after")]
                 if after:
                     step = _step(index, event, position, problems, state, refused)
                     for observer in after:

@@ -4,6 +4,8 @@ each event: the same steps, problems, index and state, for every installed game,
 from __future__ import annotations
 
 import dataclasses
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -87,3 +89,30 @@ def test_steps_from_run_are_frozen_and_equal_to_made_ones() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         step.index = 7  # type: ignore[misc]
     assert step == Step(step.index, step.event, step.position, step.problems, step.state, step.refused)
+
+
+def test_clearing_the_observers_parts_a_replay_from_them() -> None:
+    """An observer that refers to its replay (as ``CoreRows`` does) makes a cycle; clearing
+    ``observers`` after the run breaks it, so reference counting alone frees the replay."""
+    log = simulated_log("pig", 3, 2)
+
+    class Keeps(Observer):
+        def __init__(self, replay: Replay[Any]) -> None:
+            self.replay = replay
+
+        def after(self, step: Step) -> None:
+            pass
+
+    r: Replay[Any] = Replay(log.game)
+    r.observe(Keeps(r)).run(log.events)
+    r.finish()
+    r.observers.clear()
+    freed = weakref.ref(r)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        del r
+        assert freed() is None
+    finally:
+        if was:
+            gc.enable()
