@@ -15,7 +15,7 @@ a ``replay.internal`` problem at the event that set it off.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
@@ -72,15 +72,61 @@ class Replay(Generic[S]):
     def run(self, events: Iterable[Event]) -> Replay[S]:
         """Push every event. The cyclic garbage collector is paused meanwhile (a replay makes many
         small objects and few cycles: letting it run every few hundred allocations cost a sixth of
-        the time); what it would have collected is collected when it runs again."""
+        the time); what it would have collected is collected when it runs again.
+
+        The same as :meth:`push` for each event, in one loop with the lookups made once: a step is
+        made only for observers that override ``after`` (``push`` returns one whatever)."""
         with gc_paused():
-            for event in events:
-                if self.observers or self.index < 0 or self.state is None:
+            it = iter(events)
+            if self.index < 0 or self.state is None:
+                for event in it:
                     self.push(event)
-                else:  # nobody to see the step: the same as push without making it
-                    self.index += 1
-                    self._apply(self.state, event)
+                    if self.state is not None:
+                        break
+            state = self.state
+            if state is None:  # every event pushed, or a game that could not start
+                for event in it:
+                    self.push(event)
+                return self
+            self._run(state, it)
         return self
+
+    def _run(self, state: S, events: Iterator[Event]) -> None:
+        """:meth:`push` for every event after the first of a game that started (kept in step with
+        ``push``/``_apply``; ``observers`` is the list ``observe`` extends, so one added meanwhile
+        sees the next step, as with ``push``)."""
+        rules_position, rules_apply = self.rules.position, self.rules.apply
+        observers = self.observers
+        seen, after = 0, []  # the observers of ``after``, found again when the list's length changes
+        index = self.index
+        for event in events:
+            index += 1
+            self.index = index
+            if observers:
+                for observer in self._before:
+                    observer.before(state, event)
+            position = NO_POSITION
+            refused = False
+            try:
+                position = rules_position(state, event)
+                found: Sequence[Problem] = rules_apply(state, event)
+            except RuleViolation as violation:
+                refused = True
+                found = [violation.problem, *self._recover(state, event, violation.problem)]
+            except ReplayError:
+                raise
+            except Exception as exc:  # a bug in the game's rules: a problem here, never a traceback
+                refused = True
+                found = [_internal(event, exc)]
+            problems = self._record(found, event) if found else ()
+            if observers:
+                if len(observers) != seen:  # kept here, not on the replay: clearing ``observers`` frees them
+                    seen = len(observers)
+                    after = [o for o in observers if _overrides(o, "after")]
+                if after:
+                    step = _step(index, event, position, problems, state, refused)
+                    for observer in after:
+                        observer.after(step)
 
     def push(self, event: Event) -> Step:
         """Apply one event; returns its step (``state`` None once the game is unplayable)."""
@@ -89,9 +135,9 @@ class Replay(Generic[S]):
             return self._start(event)
         state = self.state
         if state is None:
-            return Step(self.index, event, NO_POSITION, (), None)
+            return _step(self.index, event, NO_POSITION, (), None, False)
         position, problems, refused = self._apply(state, event)
-        step = Step(self.index, event, position, problems, state, refused)
+        step = _step(self.index, event, position, problems, state, refused)
         for observer in self.observers:
             observer.after(step)
         return step
@@ -128,7 +174,7 @@ class Replay(Generic[S]):
             observer.before(state, event)
         position = self.rules.position(state, event)
         self.rules.apply_trusted(state, event)
-        step = Step(self.index, event, position, (), state)
+        step = _step(self.index, event, position, (), state, False)
         for observer in self.observers:
             observer.after(step)
         return step
@@ -141,7 +187,7 @@ class Replay(Generic[S]):
         other (``before`` is not called: the state has already moved on).
         """
         self.index += 1
-        step = Step(self.index, event, position, (), self.state)
+        step = _step(self.index, event, position, (), self.state, False)
         for observer in self.observers:
             observer.after(step)
         return step
@@ -187,8 +233,8 @@ class Replay(Generic[S]):
         problems = self._record(found, event) if found else ()
         if self.state is None:
             self.unplayable = problems[0] if problems else None
-            return Step(0, event, NO_POSITION, problems, None)
-        step = Step(0, event, NO_POSITION, problems, self.state)
+            return _step(0, event, NO_POSITION, problems, None, False)
+        step = _step(0, event, NO_POSITION, problems, self.state, False)
         for observer in self.observers:
             observer.after(step)
         return step
@@ -240,6 +286,32 @@ class Recording(Generic[S]):
         """The table after the events so far (a game that could not start raised already)."""
         assert self.table.state is not None
         return self.table.state
+
+
+def _overrides(observer: Observer, method: str) -> bool:
+    """Whether an observer's ``method`` may do something (its class overrides it, or it was set on the
+    instance): :meth:`Replay.run` makes steps only for observers whose ``after`` may."""
+    return getattr(type(observer), method) is not getattr(Observer, method) or method in getattr(observer, "__dict__", ())
+
+
+_new = object.__new__
+_slots: Mapping[str, Any] = vars(Step)  # the slots' member descriptors
+_set_index, _set_event, _set_position = _slots["index"].__set__, _slots["event"].__set__, _slots["position"].__set__
+_set_problems, _set_state, _set_refused = _slots["problems"].__set__, _slots["state"].__set__, _slots["refused"].__set__
+
+
+def _step(index: int, event: Event, position: Position, problems: tuple[Problem, ...], state: Any, refused: bool) -> Step:
+    """``Step(index, event, position, problems, state, refused)``, the same object, made without the
+    frozen dataclass's ``__init__`` (which sets each field through ``object.__setattr__``: ~1.1 µs
+    against ~0.45): each field is set through its slot's descriptor, as that ``__init__`` does."""
+    step: Step = _new(Step)
+    _set_index(step, index)
+    _set_event(step, event)
+    _set_position(step, position)
+    _set_problems(step, problems)
+    _set_state(step, state)
+    _set_refused(step, refused)
+    return step
 
 
 def _internal(event: Event, exc: Exception) -> Problem:
