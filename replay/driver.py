@@ -92,33 +92,17 @@ class Replay(Generic[S]):
         return self
 
     def _run(self, state: S, events: Iterator[Event]) -> None:
-        """:meth:`push` for every event after the first of a game that started (kept in step with
-        ``push``/``_apply``; ``observers`` is the list ``observe`` extends, so one added meanwhile
-        sees the next step, as with ``push``)."""
-        rules_position, rules_apply = self.rules.position, self.rules.apply
+        """:meth:`push` for every event after the first of a game that started, a step made only for
+        observers that override ``after`` (``observers`` is the list ``observe`` extends, so one
+        added meanwhile sees the next step, as with ``push``)."""
+        apply = self._apply
         observers = self.observers
         seen, after = 0, []  # the observers of ``after``, found again when the list's length changes
         index = self.index
         for event in events:
             index += 1
             self.index = index
-            if observers:
-                for observer in self._before:
-                    observer.before(state, event)
-            position = NO_POSITION
-            refused = False
-            try:
-                position = rules_position(state, event)
-                found: Sequence[Problem] = rules_apply(state, event)
-            except RuleViolation as violation:
-                refused = True
-                found = [violation.problem, *self._recover(state, event, violation.problem)]
-            except ReplayError:
-                raise
-            except Exception as exc:  # a bug in the game's rules: a problem here, never a traceback
-                refused = True
-                found = [_internal(event, exc)]
-            problems = self._record(found, event) if found else ()
+            position, problems, refused = apply(state, event)
             if observers:
                 if len(observers) != seen:  # kept here, not on the replay: clearing ``observers`` frees them
                     seen = len(observers)
