@@ -42,12 +42,12 @@ from replay.problems import Problem
 from .pack import Agora, Effect
 from .rules import (
     _bare,
-    _pay,
     _won,
     build,
     check_taken,
     expected,
     expected_words,
+    judge_wonder,
     military,
     problem,
     refuse,
@@ -776,8 +776,6 @@ def _turn(state: State, event: Event, paid: int | None) -> list[Problem]:
 
 def judge_senator_card(state: State, seat: int, p: dict[str, Any]) -> Problem | int:
     """A Senator card in a ``card_played``: discarded for coins or put under a Wonder, never constructed."""
-    from .rules import buildable_wonders
-
     action = p["action"]
     if action == "construct":
         return _bare("swd.agora.recruit", "a Senator recruited (senator_recruited), not constructed", p["card"])
@@ -787,12 +785,7 @@ def judge_senator_card(state: State, seat: int, p: dict[str, Any]) -> Problem | 
     if action == "discard":
         return _bare("swd.pay.free", "nothing chosen, left out or bought", "a payment") if paid_for else \
             _bare("swd.wonder", "no Wonder for a card to discard", p["wonder"]) if p.get("wonder") else 0
-    wonder = p.get("wonder")
-    if wonder not in buildable_wonders(state, seat):
-        return _bare("swd.wonder", "one of " + (", ".join(buildable_wonders(state, seat)) or "none"), str(wonder))
-    cost = state.pack.wonder_by_id[wonder].cost
-    assert cost is not None
-    return _pay(state, seat, cost, "wonder", p)
+    return judge_wonder(state, seat, p)
 
 
 def resolve_senator_card(state: State, p: dict[str, Any], paid: int) -> int:

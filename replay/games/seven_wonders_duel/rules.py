@@ -305,6 +305,12 @@ def judge(state: State, seat: int, p: dict[str, Any]) -> Problem | int:
         return _pay(state, seat, card.cost, card.colour, p)
     if free is not None:
         return _bare("swd.chain", "a Wonder paid for", "free by chain")
+    return judge_wonder(state, seat, p)
+
+
+def judge_wonder(state: State, seat: int, p: dict[str, Any]) -> Problem | int:
+    """A Wonder built with the turn's card (a card or a Senator): one the seat may build, paid
+    for as its cost asks. Returns the coins paid, or the problem."""
     wonder = p.get("wonder")
     if wonder not in buildable_wonders(state, seat):
         return _bare("swd.wonder", "one of " + (", ".join(buildable_wonders(state, seat)) or "none"), str(wonder))
