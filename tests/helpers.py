@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
+import os
+
 from replay.games.pig import simulate_game
+
+LONG = os.environ.get("REPLAY_FUZZ") == "long"
+"""A long hunt (docs/testing.md): the randomised tests run many times the default rounds."""
+
+
+def scaled(default: int, long: int) -> int:
+    """How many rounds a randomised test runs: ``default`` in every run (CI's budget), ``long`` with
+    ``REPLAY_FUZZ=long``. The assertions are the same; only how much of the space is tried differs."""
+    return long if LONG else default
+
 
 NAMES = ["Ana", "Ben", "Chloe", "Dev"]
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from helpers import scaled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -271,7 +272,7 @@ def _altered(value, rng: random.Random):
 def test_mutated_logs_give_problems_never_a_traceback(game, pack, bots):
     rng = random.Random(2026)
     problems = unplayable = 0
-    for n in range(300):
+    for n in range(scaled(150, 1500)):
         events = simulate(game, pack, n % 10)
         broken = _mutate(events, rng, game)
         r = replay(game, broken)  # lenient: must reach the end
