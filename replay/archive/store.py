@@ -35,11 +35,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from .. import chain_compiled
 from ..chain import (
     BODY_SEPARATOR,
     GENESIS,
     Run,
     canonical_block,
+    definition_body,
     fast_canonical_block,
     links_meanwhile,
     start_worker,
@@ -417,6 +419,10 @@ class Archive:
     def _encoded(self, events: Sequence[Event], heads: dict[str, int] | None) -> list[tuple[str, pa.Table]]:
         """(kind, its events chained and encoded, in the order given) per kind; ``heads`` as in :meth:`prepare_files`."""
         heads = {} if heads is None else heads
+        compiled = chain_compiled.CCHAIN
+        columns = compiled.columns(events) if compiled is not None else None
+        if compiled is not None and columns is not None:
+            return self._encoded_compiled(compiled, events, columns, heads)
         start_worker(len(events))
         columns = tuple(zip(*events))  # the six fields as columns: for the canonical bodies, and for encoding one kind
         block = fast_canonical_block(events, columns)  # the whole batch's bodies at once, when orjson vouches for them
@@ -448,6 +454,38 @@ class Archive:
             heads[game_id] = int.from_bytes(words[i][-8:], "big", signed=True)
         return [(kind, _with_hashes(table, words_to_array(b"".join(words[i] for i in by_kind[kind][1]))))
                 for kind, table in tables]
+
+    def _encoded_compiled(self, compiled: Any, events: Sequence[Event], columns: tuple[tuple[Any, ...], ...],
+                          heads: dict[str, int]) -> list[tuple[str, pa.Table]]:
+        """:meth:`_encoded` with the links made in this process by the compiled chain (:mod:`replay.chain_compiled`),
+        run by run in the same order as the Python path (a run's previous link is looked up, then its events are
+        hashed: what cannot be hashed fails where it failed before). Hashing in C costs less than sending the
+        bodies to the worker process would."""
+        game_ids, seqs, kinds = columns[0], columns[1], columns[2]
+        words: list[bytes] = []  # per run
+        by_kind: dict[str, tuple[list[Event], list[int]]] = {}  # its events, and the runs they came in
+        last_run: dict[str, int] = {}
+        start = 0
+        for end in compiled.run_ends(game_ids, kinds):  # runs of one game's events
+            game_id, kind = game_ids[start], kinds[start]
+            follows = last_run.get(game_id)  # the game's events came earlier in this batch too
+            previous = heads.get(game_id, GENESIS) if follows is None else GENESIS
+            if follows is None and game_id not in heads and seqs[start] != 0:
+                previous = self.stored_hash(game_id, seqs[start] - 1)
+            word = words[follows][-8:] if follows is not None else previous.to_bytes(8, "big", signed=True)
+            last_run[game_id] = len(words)
+            words.append(compiled.chain(events, start, end, word, definition_body))
+            evs, indices = by_kind.setdefault(kind, ([], []))
+            evs.extend(events[start:end])
+            indices.append(len(words) - 1)
+            start = end
+        one_kind = columns if len(by_kind) == 1 else None  # then its events are the batch's, in order
+        tables = [(kind, encode(evs, self.registry.get(kind), words_to_array(b"".join(words[i] for i in indices)),
+                                columns=one_kind))
+                  for kind, (evs, indices) in by_kind.items()]
+        for game_id, i in last_run.items():
+            heads[game_id] = int.from_bytes(words[i][-8:], "big", signed=True)
+        return tables
 
     def stored_hash(self, game_id: str, seq: int) -> int:
         """The chain hash stored with one event (GENESIS if the archive has no such event)."""
