@@ -502,6 +502,196 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ Arrow buffers from Python values */
+
+static int grow(Buffer *b, size_t more) { return reserve(b, more); }
+
+static PyObject *finish(Buffer *validity, Py_ssize_t nulls, Buffer *data, Buffer *offsets) {
+    /* (validity bitmap | None, data, offsets | None) as bytes; the buffers are freed. */
+    PyObject *v = nulls ? PyBytes_FromStringAndSize(validity->data, (Py_ssize_t)validity->len) : Py_NewRef(Py_None);
+    PyObject *d = PyBytes_FromStringAndSize(data->data ? data->data : "", (Py_ssize_t)data->len);
+    PyObject *o = offsets ? PyBytes_FromStringAndSize(offsets->data, (Py_ssize_t)offsets->len) : Py_NewRef(Py_None);
+    PyObject *out = v && d && o ? PyTuple_Pack(3, v, d, o) : NULL;
+    Py_XDECREF(v);
+    Py_XDECREF(d);
+    Py_XDECREF(o);
+    PyMem_Free(validity->data);
+    PyMem_Free(data->data);
+    if (offsets) PyMem_Free(offsets->data);
+    return out;
+}
+
+/* column(values, code, nullable) -> (validity | None, data, offsets | None) | None
+   The Arrow buffers of a column of plain values: code 'q' 'i' 'h' 'b' (int64/32/16/8: exact ints in range),
+   '?' (bool: True/False), 'd' (float64: exact floats), 's' (string: exact str, offsets int32). None (a null)
+   only where ``nullable``. Anything else: None returned, and pyarrow converts the values as before (and
+   raises what it raises). */
+static PyObject *column(PyObject *self, PyObject *args) {
+    PyObject *values;
+    int code, nullable;
+    if (!PyArg_ParseTuple(args, "OCp", &values, &code, &nullable)) return NULL;
+    if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    PyObject *const *items = PySequence_Fast_ITEMS(values);
+    int width;
+    long long low = 0, high = 0;
+    switch (code) {
+    case 'q': width = 8; low = INT64_MIN; high = INT64_MAX; break;
+    case 'i': width = 4; low = INT32_MIN; high = INT32_MAX; break;
+    case 'h': width = 2; low = INT16_MIN; high = INT16_MAX; break;
+    case 'b': width = 1; low = INT8_MIN; high = INT8_MAX; break;
+    case 'd': width = 8; break;
+    case '?': case 's': width = 0; break;
+    default: PyErr_SetString(PyExc_ValueError, "column: unknown code"); return NULL;
+    }
+    Buffer validity = {NULL, 0, 0}, data = {NULL, 0, 0}, offsets = {NULL, 0, 0};
+    size_t bitmap = (size_t)(n + 7) / 8 + 1;
+    if (grow(&validity, bitmap) < 0) goto fail;
+    memset(validity.data, 0, bitmap);
+    validity.len = (size_t)(n + 7) / 8;
+    if (code == '?') {
+        if (grow(&data, bitmap) < 0) goto fail;
+        memset(data.data, 0, bitmap);
+        data.len = (size_t)(n + 7) / 8;
+    } else if (code == 's') {
+        if (grow(&offsets, 4 * (size_t)(n + 1)) < 0) goto fail;
+        memset(offsets.data, 0, 4);
+        offsets.len = 4;
+    } else if (grow(&data, (size_t)width * (size_t)n + 1) < 0) {
+        goto fail;
+    }
+    Py_ssize_t nulls = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = items[i];
+        if (v == Py_None) {
+            if (!nullable) goto decline;
+            nulls++;
+            if (code == 's') {
+                memcpy(offsets.data + offsets.len, offsets.data + offsets.len - 4, 4);
+                offsets.len += 4;
+            } else if (code != '?') {
+                memset(data.data + data.len, 0, (size_t)width);
+                data.len += (size_t)width;
+            }
+            continue;
+        }
+        validity.data[i >> 3] |= (char)(1 << (i & 7));
+        if (code == 's') {
+            if (!PyUnicode_CheckExact(v)) goto decline;
+            Py_ssize_t size;
+            const char *text = PyUnicode_AsUTF8AndSize(v, &size);
+            if (text == NULL) {
+                PyErr_Clear();
+                goto decline;
+            }
+            if ((long long)data.len + size > INT32_MAX) goto decline;
+            if (put_raw(&data, text, (size_t)size) < 0) goto fail;
+            int32_t end = (int32_t)data.len;
+            memcpy(offsets.data + offsets.len, &end, 4);
+            offsets.len += 4;
+        } else if (code == '?') {
+            if (v == Py_True) data.data[i >> 3] |= (char)(1 << (i & 7));
+            else if (v != Py_False) goto decline;
+        } else if (code == 'd') {
+            if (!PyFloat_CheckExact(v)) goto decline;
+            double x = PyFloat_AS_DOUBLE(v);
+            memcpy(data.data + data.len, &x, 8);
+            data.len += 8;
+        } else {
+            if (!PyLong_CheckExact(v)) goto decline;
+            int overflow;
+            long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+            if (x == -1 && PyErr_Occurred()) goto fail;
+            if (overflow || x < low || x > high) goto decline;
+            if (width == 8) { int64_t y = (int64_t)x; memcpy(data.data + data.len, &y, 8); }
+            else if (width == 4) { int32_t y = (int32_t)x; memcpy(data.data + data.len, &y, 4); }
+            else if (width == 2) { int16_t y = (int16_t)x; memcpy(data.data + data.len, &y, 2); }
+            else { int8_t y = (int8_t)x; memcpy(data.data + data.len, &y, 1); }
+            data.len += (size_t)width;
+        }
+    }
+    return finish(&validity, nulls, &data, code == 's' ? &offsets : NULL);
+decline:
+    PyMem_Free(validity.data);
+    PyMem_Free(data.data);
+    PyMem_Free(offsets.data);
+    Py_RETURN_NONE;
+fail:
+    PyMem_Free(validity.data);
+    PyMem_Free(data.data);
+    PyMem_Free(offsets.data);
+    return NULL;
+}
+
+/* fields(payloads, names) -> tuple of tuples | None: each name's values over the payloads, when every
+   payload is an exact dict holding exactly those keys (else None: pyarrow converts the dicts as before). */
+static PyObject *fields(PyObject *self, PyObject *args) {
+    PyObject *payloads, *names;
+    if (!PyArg_ParseTuple(args, "OO!", &payloads, &PyTuple_Type, &names)) return NULL;
+    if (!PyList_CheckExact(payloads) && !PyTuple_CheckExact(payloads)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(payloads), k = PyTuple_GET_SIZE(names);
+    PyObject *const *items = PySequence_Fast_ITEMS(payloads);
+    PyObject *out = PyTuple_New(k);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t f = 0; f < k; f++) {
+        PyObject *values = PyTuple_New(n);
+        if (values == NULL) goto fail;
+        PyTuple_SET_ITEM(out, f, values);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *p = items[i];
+        if (!PyDict_CheckExact(p) || PyDict_GET_SIZE(p) != k) goto decline;
+        for (Py_ssize_t f = 0; f < k; f++) {
+            PyObject *v = PyDict_GetItemWithError(p, PyTuple_GET_ITEM(names, f));
+            if (v == NULL) {
+                if (PyErr_Occurred()) goto fail;
+                goto decline;
+            }
+            PyTuple_SET_ITEM(PyTuple_GET_ITEM(out, f), i, Py_NewRef(v));
+        }
+    }
+    return out;
+decline:
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* group(types, payloads) -> {type: [payload, ...]}: the payloads of each type, in row order. */
+static PyObject *group(PyObject *self, PyObject *args) {
+    PyObject *types, *payloads;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &types, &PyTuple_Type, &payloads)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(types);
+    if (PyTuple_GET_SIZE(payloads) != n) {
+        PyErr_SetString(PyExc_ValueError, "group: columns of different lengths");
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    PyObject *last_type = NULL, *last = NULL; /* runs of one type are common: skip the lookup */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(types, i);
+        PyObject *into = t == last_type ? last : PyDict_GetItemWithError(out, t);
+        if (into == NULL) {
+            if (PyErr_Occurred()) goto fail;
+            into = PyList_New(0);
+            if (into == NULL) goto fail;
+            int put = PyDict_SetItem(out, t, into);
+            Py_DECREF(into);
+            if (put < 0) goto fail;
+        }
+        last_type = t;
+        last = into;
+        if (PyList_Append(into, PyTuple_GET_ITEM(payloads, i)) < 0) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyObject *uses_sha_instructions(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(rounds != rounds_portable);
 }
@@ -510,6 +700,9 @@ static PyMethodDef methods[] = {
     {"columns", columns, METH_O, "The six fields of 6-tuples as six tuples, or None."},
     {"run_ends", run_ends, METH_VARARGS, "Where each run of equal (game_id, kind) ends."},
     {"chain", chain, METH_VARARGS, "The links of events[start:stop] from an 8-byte word, as 8-byte words."},
+    {"group", group, METH_VARARGS, "The payloads of each type, in row order."},
+    {"column", column, METH_VARARGS, "Arrow buffers of a column of plain values, or None."},
+    {"fields", fields, METH_VARARGS, "Each field's values over exact dicts holding exactly those keys, or None."},
     {"canonical", canonical, METH_O, "The canonical JSON of a value, or None where the definition decides."},
     {"sha256", sha256_fast, METH_O, "SHA-256 of a buffer."},
     {"sha256_portable", sha256_portable, METH_O, "SHA-256 of a buffer, without the SHA instructions."},

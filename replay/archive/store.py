@@ -69,6 +69,7 @@ from ..registry import GameRegistry
 from ..registry import registry as default_registry
 from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
+from .columnar import encode_columns
 from .fsutil import fsync_dir, write_new_file, writes
 from .lock import ArchiveLock
 from .packs import PackStore
@@ -479,9 +480,10 @@ class Archive:
             evs.extend(events[start:end])
             indices.append(len(words) - 1)
             start = end
-        one_kind = columns if len(by_kind) == 1 else None  # then its events are the batch's, in order
-        tables = [(kind, encode(evs, self.registry.get(kind), words_to_array(b"".join(words[i] for i in indices)),
-                                columns=one_kind))
+        one_kind = len(by_kind) == 1  # then its events are the batch's, in order
+        tables = [(kind, encode_columns(compiled, evs, self.registry.get(kind),
+                                        words_to_array(b"".join(words[i] for i in indices)),
+                                        columns if one_kind else compiled.columns(evs)))
                   for kind, (evs, indices) in by_kind.items()]
         for game_id, i in last_run.items():
             heads[game_id] = int.from_bytes(words[i][-8:], "big", signed=True)
