@@ -78,7 +78,8 @@ def synthetic_game(game_id: str, seed: int) -> list[Event]:
 def data_digest(archive: Archive) -> str:
     """sha256 over the data files' sha256s in path order: the same archive bytes give the same digest."""
     files = sorted(archive.snapshot().files)
-    return hashlib.sha256("".join(hashlib.sha256(archive.path_of(p).read_bytes()).hexdigest() for p in files).encode()).hexdigest()
+    digests = "".join(hashlib.sha256(archive.path_of(p).read_bytes()).hexdigest() for p in files)
+    return hashlib.sha256(digests.encode()).hexdigest()
 
 
 def du(path: Path) -> int:

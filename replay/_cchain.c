@@ -9,9 +9,10 @@
  *       then transposes in Python).
  *   run_ends(game_ids, kinds) -> list[int]
  *       where each run of equal (game_id, kind) ends: what itertools.groupby finds.
- *   chain(events, start, stop, word, fallback) -> bytes
+ *   chain(events, start, stop, word, fallback, native=False) -> bytes
  *       the links of events[start:stop] continuing from the 8-byte word ``word``: for each event,
- *       word = sha256(word + b"\n" + canonical body)[:8], the words joined (replay.chain.link_words).
+ *       word = sha256(word + b"\n" + canonical body)[:8], the words joined (replay.chain.link_words);
+ *       with ``native``, each as an int64 in this machine's byte order (an Arrow int64 buffer).
  *       The body is made here for plain JSON data (exact dict with str keys, list, tuple, str, int
  *       of 64 bits, bool, None); any other event (a float anywhere, a subclass, a lone surrogate,
  *       a huge int, deep nesting) is handed to ``fallback(event)``, the Python definition, which
@@ -119,6 +120,7 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void rounds_shani(uint32_t h[
         __m128i save0 = state0, save1 = state1, w[4], m;
         for (int i = 0; i < 4; i++)
             w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16 * i)), bswap);
+#pragma GCC unroll 16 /* unrolled whole, w[] stays in registers */
         for (int r = 0; r < 16; r++) { /* rounds 4r .. 4r+3 with w[r % 4] = W[4r .. 4r+3] */
             __m128i cur = w[r & 3];
             m = _mm_add_epi32(cur, _mm_loadu_si128((const __m128i *)&K[4 * r]));
@@ -387,7 +389,8 @@ static PyObject *chain(PyObject *self, PyObject *args) {
     Py_ssize_t start, stop;
     const char *word;
     Py_ssize_t word_len;
-    if (!PyArg_ParseTuple(args, "Onny#O", &events, &start, &stop, &word, &word_len, &fallback)) return NULL;
+    int native = 0;
+    if (!PyArg_ParseTuple(args, "Onny#O|p", &events, &start, &stop, &word, &word_len, &fallback, &native)) return NULL;
     if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) {
         PyErr_SetString(PyExc_TypeError, "chain: events must be a list or a tuple");
         return NULL;
@@ -429,10 +432,30 @@ static PyObject *chain(PyObject *self, PyObject *args) {
                 goto fail;
             }
         }
-        uint8_t digest[32];
-        sha256_with(rounds, (const uint8_t *)b.data, b.len, digest);
-        memcpy(b.data, digest, 8);
-        memcpy(words + 8 * (i - start), digest, 8);
+        /* 5.1.1 padding written in place after the message (no copy of its tail), then only the first
+           two words of the digest are needed: the link's 8 bytes. */
+        if (reserve(&b, 72) < 0) goto fail;
+        size_t len = b.len, total = ((len + 8) / 64 + 1) * 64;
+        uint8_t *m = (uint8_t *)b.data;
+        m[len] = 0x80;
+        memset(m + len + 1, 0, total - len - 1 - 8);
+        uint64_t bits = (uint64_t)len * 8;
+        for (int j = 0; j < 8; j++) m[total - 1 - j] = (uint8_t)(bits >> (8 * j));
+        uint32_t h[8];
+        memcpy(h, H0, sizeof h);
+        rounds(h, m, total / 64);
+        for (int j = 0; j < 2; j++) {
+            m[4 * j] = (uint8_t)(h[j] >> 24);
+            m[4 * j + 1] = (uint8_t)(h[j] >> 16);
+            m[4 * j + 2] = (uint8_t)(h[j] >> 8);
+            m[4 * j + 3] = (uint8_t)h[j];
+        }
+        if (native) { /* the link as an int64 in this machine's order: an Arrow column's buffer as it is */
+            int64_t link = (int64_t)(((uint64_t)h[0] << 32) | h[1]);
+            memcpy(words + 8 * (i - start), &link, 8);
+        } else {
+            memcpy(words + 8 * (i - start), m, 8);
+        }
     }
     PyMem_Free(b.data);
     return out;
@@ -506,26 +529,130 @@ fail:
 
 static int grow(Buffer *b, size_t more) { return reserve(b, more); }
 
-static PyObject *finish(Buffer *validity, Py_ssize_t nulls, Buffer *data, Buffer *offsets) {
-    /* (validity bitmap | None, data, offsets | None) as bytes; the buffers are freed. */
-    PyObject *v = nulls ? PyBytes_FromStringAndSize(validity->data, (Py_ssize_t)validity->len) : Py_NewRef(Py_None);
-    PyObject *d = PyBytes_FromStringAndSize(data->data ? data->data : "", (Py_ssize_t)data->len);
-    PyObject *o = offsets ? PyBytes_FromStringAndSize(offsets->data, (Py_ssize_t)offsets->len) : Py_NewRef(Py_None);
+/* A column's Arrow buffers, written value by value: codes 'q' 'i' 'h' 'b' (int64/32/16/8: exact ints in
+   range), '?' (bool: True/False), 'd' (float64: exact floats), 's' (string: exact str, int32 offsets).
+   None (a null) only where nullable. Anything else is declined: pyarrow then converts the values as it
+   always did (and raises what it raises). */
+typedef struct {
+    int code, width, nullable;
+    long long low, high;
+    Py_ssize_t i, nulls;
+    Buffer validity, data, offsets;
+} Writer;
+
+static int writer_init(Writer *w, int code, int nullable, Py_ssize_t n) {
+    memset(w, 0, sizeof *w);
+    w->code = code;
+    w->nullable = nullable;
+    switch (code) {
+    case 'q': w->width = 8; w->low = INT64_MIN; w->high = INT64_MAX; break;
+    case 'i': w->width = 4; w->low = INT32_MIN; w->high = INT32_MAX; break;
+    case 'h': w->width = 2; w->low = INT16_MIN; w->high = INT16_MAX; break;
+    case 'b': w->width = 1; w->low = INT8_MIN; w->high = INT8_MAX; break;
+    case 'd': w->width = 8; break;
+    case '?': case 's': w->width = 0; break;
+    default: PyErr_SetString(PyExc_ValueError, "column: unknown code"); return -1;
+    }
+    size_t bitmap = (size_t)(n + 7) / 8 + 1;
+    if (grow(&w->validity, bitmap) < 0) return -1;
+    memset(w->validity.data, 0, bitmap);
+    w->validity.len = (size_t)(n + 7) / 8;
+    if (code == '?') {
+        if (grow(&w->data, bitmap) < 0) return -1;
+        memset(w->data.data, 0, bitmap);
+        w->data.len = (size_t)(n + 7) / 8;
+    } else if (code == 's') {
+        if (grow(&w->offsets, 4 * (size_t)(n + 1)) < 0) return -1;
+        memset(w->offsets.data, 0, 4);
+        w->offsets.len = 4;
+    } else if (grow(&w->data, (size_t)w->width * (size_t)n + 1) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static void writer_free(Writer *w) {
+    PyMem_Free(w->validity.data);
+    PyMem_Free(w->data.data);
+    PyMem_Free(w->offsets.data);
+    memset(w, 0, sizeof *w);
+}
+
+/* A value that holds no data: a null, or (``valid``) the type's blank value (0, False, ""). */
+static void writer_empty(Writer *w, int valid) {
+    Py_ssize_t i = w->i++;
+    if (valid) w->validity.data[i >> 3] |= (char)(1 << (i & 7));
+    else w->nulls++;
+    if (w->code == 's') {
+        memcpy(w->offsets.data + w->offsets.len, w->offsets.data + w->offsets.len - 4, 4);
+        w->offsets.len += 4;
+    } else if (w->code != '?') {
+        memset(w->data.data + w->data.len, 0, (size_t)w->width);
+        w->data.len += (size_t)w->width;
+    }
+}
+
+static int writer_put(Writer *w, PyObject *v) {
+    if (v == Py_None) {
+        if (!w->nullable) return DECLINE;
+        writer_empty(w, 0);
+        return 0;
+    }
+    Py_ssize_t i = w->i;
+    if (w->code == 's') {
+        if (!PyUnicode_CheckExact(v)) return DECLINE;
+        Py_ssize_t size;
+        const char *text = PyUnicode_AsUTF8AndSize(v, &size);
+        if (text == NULL) {
+            PyErr_Clear();
+            return DECLINE;
+        }
+        if ((long long)w->data.len + size > INT32_MAX) return DECLINE;
+        if (put_raw(&w->data, text, (size_t)size) < 0) return -1;
+        int32_t end = (int32_t)w->data.len;
+        memcpy(w->offsets.data + w->offsets.len, &end, 4);
+        w->offsets.len += 4;
+    } else if (w->code == '?') {
+        if (v == Py_True) w->data.data[i >> 3] |= (char)(1 << (i & 7));
+        else if (v != Py_False) return DECLINE;
+    } else if (w->code == 'd') {
+        if (!PyFloat_CheckExact(v)) return DECLINE;
+        double x = PyFloat_AS_DOUBLE(v);
+        memcpy(w->data.data + w->data.len, &x, 8);
+        w->data.len += 8;
+    } else {
+        if (!PyLong_CheckExact(v)) return DECLINE;
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (overflow || x < w->low || x > w->high) return DECLINE;
+        char *at = w->data.data + w->data.len;
+        if (w->width == 8) { int64_t y = (int64_t)x; memcpy(at, &y, 8); }
+        else if (w->width == 4) { int32_t y = (int32_t)x; memcpy(at, &y, 4); }
+        else if (w->width == 2) { int16_t y = (int16_t)x; memcpy(at, &y, 2); }
+        else { int8_t y = (int8_t)x; memcpy(at, &y, 1); }
+        w->data.len += (size_t)w->width;
+    }
+    w->validity.data[i >> 3] |= (char)(1 << (i & 7));
+    w->i++;
+    return 0;
+}
+
+/* (validity | None, data, offsets | None) as bytes; the writer is freed. */
+static PyObject *writer_finish(Writer *w) {
+    PyObject *v = w->nulls ? PyBytes_FromStringAndSize(w->validity.data, (Py_ssize_t)w->validity.len) : Py_NewRef(Py_None);
+    PyObject *d = PyBytes_FromStringAndSize(w->data.data ? w->data.data : "", (Py_ssize_t)w->data.len);
+    PyObject *o = w->code == 's' ? PyBytes_FromStringAndSize(w->offsets.data, (Py_ssize_t)w->offsets.len)
+                                 : Py_NewRef(Py_None);
     PyObject *out = v && d && o ? PyTuple_Pack(3, v, d, o) : NULL;
     Py_XDECREF(v);
     Py_XDECREF(d);
     Py_XDECREF(o);
-    PyMem_Free(validity->data);
-    PyMem_Free(data->data);
-    if (offsets) PyMem_Free(offsets->data);
+    writer_free(w);
     return out;
 }
 
-/* column(values, code, nullable) -> (validity | None, data, offsets | None) | None
-   The Arrow buffers of a column of plain values: code 'q' 'i' 'h' 'b' (int64/32/16/8: exact ints in range),
-   '?' (bool: True/False), 'd' (float64: exact floats), 's' (string: exact str, offsets int32). None (a null)
-   only where ``nullable``. Anything else: None returned, and pyarrow converts the values as before (and
-   raises what it raises). */
+/* column(values, code, nullable) -> (validity | None, data, offsets | None) | None */
 static PyObject *column(PyObject *self, PyObject *args) {
     PyObject *values;
     int code, nullable;
@@ -533,93 +660,73 @@ static PyObject *column(PyObject *self, PyObject *args) {
     if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) Py_RETURN_NONE;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
     PyObject *const *items = PySequence_Fast_ITEMS(values);
-    int width;
-    long long low = 0, high = 0;
-    switch (code) {
-    case 'q': width = 8; low = INT64_MIN; high = INT64_MAX; break;
-    case 'i': width = 4; low = INT32_MIN; high = INT32_MAX; break;
-    case 'h': width = 2; low = INT16_MIN; high = INT16_MAX; break;
-    case 'b': width = 1; low = INT8_MIN; high = INT8_MAX; break;
-    case 'd': width = 8; break;
-    case '?': case 's': width = 0; break;
-    default: PyErr_SetString(PyExc_ValueError, "column: unknown code"); return NULL;
+    Writer w;
+    if (writer_init(&w, code, nullable, n) < 0) {
+        writer_free(&w);
+        return NULL;
     }
-    Buffer validity = {NULL, 0, 0}, data = {NULL, 0, 0}, offsets = {NULL, 0, 0};
-    size_t bitmap = (size_t)(n + 7) / 8 + 1;
-    if (grow(&validity, bitmap) < 0) goto fail;
-    memset(validity.data, 0, bitmap);
-    validity.len = (size_t)(n + 7) / 8;
-    if (code == '?') {
-        if (grow(&data, bitmap) < 0) goto fail;
-        memset(data.data, 0, bitmap);
-        data.len = (size_t)(n + 7) / 8;
-    } else if (code == 's') {
-        if (grow(&offsets, 4 * (size_t)(n + 1)) < 0) goto fail;
-        memset(offsets.data, 0, 4);
-        offsets.len = 4;
-    } else if (grow(&data, (size_t)width * (size_t)n + 1) < 0) {
-        goto fail;
-    }
-    Py_ssize_t nulls = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *v = items[i];
-        if (v == Py_None) {
-            if (!nullable) goto decline;
-            nulls++;
-            if (code == 's') {
-                memcpy(offsets.data + offsets.len, offsets.data + offsets.len - 4, 4);
-                offsets.len += 4;
-            } else if (code != '?') {
-                memset(data.data + data.len, 0, (size_t)width);
-                data.len += (size_t)width;
-            }
-            continue;
-        }
-        validity.data[i >> 3] |= (char)(1 << (i & 7));
-        if (code == 's') {
-            if (!PyUnicode_CheckExact(v)) goto decline;
-            Py_ssize_t size;
-            const char *text = PyUnicode_AsUTF8AndSize(v, &size);
-            if (text == NULL) {
-                PyErr_Clear();
-                goto decline;
-            }
-            if ((long long)data.len + size > INT32_MAX) goto decline;
-            if (put_raw(&data, text, (size_t)size) < 0) goto fail;
-            int32_t end = (int32_t)data.len;
-            memcpy(offsets.data + offsets.len, &end, 4);
-            offsets.len += 4;
-        } else if (code == '?') {
-            if (v == Py_True) data.data[i >> 3] |= (char)(1 << (i & 7));
-            else if (v != Py_False) goto decline;
-        } else if (code == 'd') {
-            if (!PyFloat_CheckExact(v)) goto decline;
-            double x = PyFloat_AS_DOUBLE(v);
-            memcpy(data.data + data.len, &x, 8);
-            data.len += 8;
-        } else {
-            if (!PyLong_CheckExact(v)) goto decline;
-            int overflow;
-            long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-            if (x == -1 && PyErr_Occurred()) goto fail;
-            if (overflow || x < low || x > high) goto decline;
-            if (width == 8) { int64_t y = (int64_t)x; memcpy(data.data + data.len, &y, 8); }
-            else if (width == 4) { int32_t y = (int32_t)x; memcpy(data.data + data.len, &y, 4); }
-            else if (width == 2) { int16_t y = (int16_t)x; memcpy(data.data + data.len, &y, 2); }
-            else { int8_t y = (int8_t)x; memcpy(data.data + data.len, &y, 1); }
-            data.len += (size_t)width;
+        int r = writer_put(&w, items[i]);
+        if (r != 0) {
+            writer_free(&w);
+            if (r < 0) return NULL;
+            Py_RETURN_NONE;
         }
     }
-    return finish(&validity, nulls, &data, code == 's' ? &offsets : NULL);
-decline:
-    PyMem_Free(validity.data);
-    PyMem_Free(data.data);
-    PyMem_Free(offsets.data);
-    Py_RETURN_NONE;
+    return writer_finish(&w);
+}
+
+/* Whether a row's type is ``name``: the few distinct type objects of a batch are compared once each. */
+typedef struct {
+    PyObject *seen[8];
+    int same[8], count;
+} TypeCache;
+
+static int is_type(TypeCache *c, PyObject *t, PyObject *name) {
+    if (t == name) return 1;
+    for (int j = 0; j < c->count; j++)
+        if (c->seen[j] == t) return c->same[j];
+    int same = PyObject_RichCompareBool(t, name, Py_EQ);
+    if (same >= 0 && c->count < 8) {
+        c->seen[c->count] = t; /* borrowed: the types tuple holds it for the whole call */
+        c->same[c->count++] = same;
+    }
+    return same;
+}
+
+/* positions(types, name, other) -> (indices, mask): int64 indices, row i of type ``name`` taking the next
+   of that type's values (0, 1, 2, ...) and every other row ``other``; mask: a bitmap of the other rows.
+   What replay.schema._spread computes with six Arrow passes, in one. */
+static PyObject *positions(PyObject *self, PyObject *args) {
+    PyObject *types, *name;
+    long long other;
+    if (!PyArg_ParseTuple(args, "O!UL", &PyTuple_Type, &types, &name, &other)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(types);
+    PyObject *indices = PyBytes_FromStringAndSize(NULL, 8 * n);
+    PyObject *mask = PyBytes_FromStringAndSize(NULL, (n + 7) / 8);
+    if (indices == NULL || mask == NULL) goto fail;
+    int64_t *at = (int64_t *)PyBytes_AS_STRING(indices);
+    char *bits = PyBytes_AS_STRING(mask);
+    memset(bits, 0, (size_t)(n + 7) / 8);
+    TypeCache cache = {{NULL}, {0}, 0};
+    int64_t next = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int same = is_type(&cache, PyTuple_GET_ITEM(types, i), name);
+        if (same < 0) goto fail;
+        if (same) {
+            at[i] = next++;
+        } else {
+            at[i] = other;
+            bits[i >> 3] |= (char)(1 << (i & 7));
+        }
+    }
+    PyObject *out = PyTuple_Pack(2, indices, mask);
+    Py_DECREF(indices);
+    Py_DECREF(mask);
+    return out;
 fail:
-    PyMem_Free(validity.data);
-    PyMem_Free(data.data);
-    PyMem_Free(offsets.data);
+    Py_XDECREF(indices);
+    Py_XDECREF(mask);
     return NULL;
 }
 
@@ -701,6 +808,7 @@ static PyMethodDef methods[] = {
     {"run_ends", run_ends, METH_VARARGS, "Where each run of equal (game_id, kind) ends."},
     {"chain", chain, METH_VARARGS, "The links of events[start:stop] from an 8-byte word, as 8-byte words."},
     {"group", group, METH_VARARGS, "The payloads of each type, in row order."},
+    {"positions", positions, METH_VARARGS, "Take indices and null mask spreading one type's values to its rows."},
     {"column", column, METH_VARARGS, "Arrow buffers of a column of plain values, or None."},
     {"fields", fields, METH_VARARGS, "Each field's values over exact dicts holding exactly those keys, or None."},
     {"canonical", canonical, METH_O, "The canonical JSON of a value, or None where the definition decides."},

@@ -318,8 +318,9 @@ def _the_worker() -> LinkWorker | None:
 
 def start_worker(events: int) -> None:
     """Start the worker now if a batch of ``events`` will use it (it takes ~0.2 s to start: meanwhile
-    the caller makes the batch's canonical bodies)."""
-    if events >= WORKER_EVENTS:
+    the caller makes the batch's canonical bodies). With the compiled chain the links are made in process
+    (:mod:`replay.chain_compiled`): no worker."""
+    if events >= WORKER_EVENTS and chain_compiled.CCHAIN is None:
         _the_worker()
 
 
