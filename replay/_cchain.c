@@ -821,10 +821,26 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cchain", "The compiled links of the hash chain.", -1,
                                     methods};
 
+/* FIPS 180-4's example (its appendix): SHA-256("abc"). Checked at import for both rounds, so that a
+   compiler or a processor that computed the constants or the rounds otherwise is found at once: the
+   module then does not load, and the pure-Python path (hashlib) runs. */
+static int self_check(rounds_fn fn) {
+    static const uint8_t abc_digest[32] = {
+        0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+        0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
+    uint8_t digest[32];
+    sha256_with(fn, (const uint8_t *)"abc", 3, digest);
+    return memcmp(digest, abc_digest, 32) == 0;
+}
+
 PyMODINIT_FUNC PyInit__cchain(void) {
     init_constants();
 #ifdef HAVE_SHANI_BUILD
     if (cpu_has_shani()) rounds = rounds_shani;
 #endif
+    if (!self_check(rounds_portable) || !self_check(rounds)) {
+        PyErr_SetString(PyExc_ImportError, "replay._cchain: SHA-256 does not give the standard's example digest here");
+        return NULL;
+    }
     return PyModule_Create(&module);
 }
