@@ -11,6 +11,7 @@ data, so the ratio means something on any machine:
     python bench/archive_bench.py                # 100,000 games of ~200 events (a few minutes)
     python bench/archive_bench.py --games 2000   # a quick run
     python bench/archive_bench.py --games 4000 --import-only   # the bulk import figures alone
+    python bench/archive_bench.py --games 4000 --import-only --compare   # and the pure-Python path, batch for batch
 
 Games are synthetic Pig games (target 200, so about 200 events each) generated
 straight as event records: generating them is not what is measured.
@@ -19,6 +20,8 @@ straight as event records: generating them is not what is measured.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import io
 import json
 import os
@@ -31,6 +34,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from replay import chain_compiled
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.archive.compact import compact
 from replay.archive.store import read_parquet
@@ -69,6 +73,13 @@ def synthetic_game(game_id: str, seed: int) -> list[Event]:
             ev.append(Event(game_id, len(ev), "pig", "game_ended", 1, {"scores": scores, "winners": [p]}))
             return ev
         p = (p + 1) % players
+
+
+def data_digest(archive: Archive) -> str:
+    """sha256 over the data files' sha256s in path order: the same archive bytes give the same digest."""
+    files = sorted(archive.snapshot().files)
+    digests = "".join(hashlib.sha256(archive.path_of(p).read_bytes()).hexdigest() for p in files)
+    return hashlib.sha256(digests.encode()).hexdigest()
 
 
 def du(path: Path) -> int:
@@ -114,11 +125,13 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, default=None, help="work directory (default: a temporary one)")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     ap.add_argument("--import-only", action="store_true", help="stop after the baselines and the bulk import")
+    ap.add_argument("--compare", action="store_true",
+                    help="also import every batch by the pure-Python path (no compiled chain), alternating, and compare")
     args = ap.parse_args()
     work = args.dir or Path(tempfile.mkdtemp(prefix="replay-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     plugin = registry.get("pig")
-    r: dict[str, float] = {"games": args.games}
+    r: dict[str, float | str] = {"games": args.games}
 
     # --- baseline: pyarrow writes one Arrow table to one file ------------------------------
     games_sample = [synthetic_game(f"s{i:06d}", i) for i in range(2_000)]
@@ -133,26 +146,47 @@ def main() -> None:
     r["encode_records_events_per_s"] = len(sample) / t
 
     # --- bulk import: 100k games in commits of --batch games -------------------------------
+    # With --compare, each batch is also imported by the pure-Python path (REPLAY_PURE's) into a second
+    # archive, alternating which goes first: the two paths' figures come from the same run, batch for batch.
     big = Archive.init(work / "bulk")
-    events_total, t_import, t_gen, cpu_import = 0, 0.0, 0.0, 0.0
+    pure = Archive.init(work / "bulk-pure") if args.compare else None
+    events_total, t_import, t_gen, cpu_import, t_pure, cpu_pure = 0, 0.0, 0.0, 0.0, 0.0, 0.0
     ids = []
     for start in range(0, args.games, args.batch):
         t0 = time.perf_counter()
         games = [synthetic_game(f"g{i:07d}", i) for i in range(start, min(start + args.batch, args.games))]
-        t1, c1 = time.perf_counter(), time.process_time()
-        big.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
-        t_import += time.perf_counter() - t1
-        cpu_import += time.process_time() - c1
+        t1 = time.perf_counter()
+        for compiled in ((True, False) if (start // args.batch) % 2 else (False, True)) if pure else (None,):
+            with chain_compiled.use(bool(compiled)) if compiled is not None else contextlib.nullcontext():
+                target = big if compiled is not False else pure
+                assert target is not None
+                w, c = time.perf_counter(), time.process_time()
+                target.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
+                w, c = time.perf_counter() - w, time.process_time() - c
+            if compiled is False:
+                t_pure, cpu_pure = t_pure + w, cpu_pure + c
+            else:
+                t_import, cpu_import = t_import + w, cpu_import + c
         t_gen += t1 - t0
         events_total += sum(len(g) for g in games)
         ids.extend(g[0].game_id for g in games)
     r["events"] = events_total
     r["events_per_game"] = events_total / args.games
+    r["compiled_chain"] = int(chain_compiled.active())
     r["bulk_import_events_per_s"] = events_total / t_import
     # CPU time of this process alone (not of a worker process hashing links): less sensitive to a shared machine
     r["bulk_import_events_per_cpu_s"] = events_total / cpu_import
     r["bulk_files"] = len(big.snapshot().files)
     r["bulk_bytes"] = du(big.root)
+    r["bulk_data_sha256"] = data_digest(big)
+    if pure is not None:
+        r["pure_bulk_import_events_per_s"] = events_total / t_pure
+        r["pure_bulk_import_events_per_cpu_s"] = events_total / cpu_pure
+        r["pure_bulk_bytes"] = du(pure.root)
+        r["pure_bulk_data_sha256"] = data_digest(pure)
+        r["compiled_over_pure_cpu"] = cpu_pure / cpu_import
+        r["compiled_over_pure_wall"] = t_pure / t_import
+        shutil.rmtree(pure.root)
     if args.import_only:
         report(r, args)
         if args.dir is None:
@@ -214,13 +248,14 @@ def main() -> None:
     report(r, args)
 
 
-def report(r: dict[str, float], args: argparse.Namespace) -> None:
+def report(r: dict[str, float | str], args: argparse.Namespace) -> None:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(r, indent=2))
     width = max(len(k) for k in r)
     for k, v in r.items():
-        print(f"{k:<{width}}  {v:,.3f}" if isinstance(v, float) else f"{k:<{width}}  {v:,}")
+        print(f"{k:<{width}}  {v:,.3f}" if isinstance(v, float) else f"{k:<{width}}  {v:,}" if isinstance(v, int)
+              else f"{k:<{width}}  {v}")
 
 
 if __name__ == "__main__":

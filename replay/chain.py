@@ -25,6 +25,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from . import chain_compiled
 from .canonical import (
     FLOAT_MARKS,
     OPTIONS,
@@ -51,8 +52,20 @@ def link(previous: int, event: Event) -> int:
 
 def chain_words(events: Sequence[Event], previous: int = GENESIS) -> bytes:
     """The links of consecutive events of one game, continuing from ``previous``, as 8-byte big-endian
-    words, one per event: :func:`link` exactly, with the canonical bytes made a game at a time."""
-    return link_words(canonical_bodies(events), previous.to_bytes(8, "big", signed=True))
+    words, one per event: :func:`link` exactly, with the canonical bytes made a game at a time (in one C
+    pass where the compiled chain is built: :mod:`replay.chain_compiled`)."""
+    word = previous.to_bytes(8, "big", signed=True)
+    compiled = chain_compiled.CCHAIN
+    if compiled is not None and type(events) in (list, tuple):
+        words: bytes = compiled.chain(events, 0, len(events), word, definition_body)
+        return words
+    return link_words(canonical_bodies(events), word)
+
+
+def definition_body(event: Event) -> bytes:
+    """The canonical body of one event through the Python code (the compiled chain's fallback for an event
+    that is not plain JSON data): what it cannot encode raises here, as it always did."""
+    return canonical_json([*event])
 
 
 def link_words(bodies: Iterable[bytes], word: bytes) -> bytes:
@@ -305,8 +318,9 @@ def _the_worker() -> LinkWorker | None:
 
 def start_worker(events: int) -> None:
     """Start the worker now if a batch of ``events`` will use it (it takes ~0.2 s to start: meanwhile
-    the caller makes the batch's canonical bodies)."""
-    if events >= WORKER_EVENTS:
+    the caller makes the batch's canonical bodies). With the compiled chain the links are made in process
+    (:mod:`replay.chain_compiled`): no worker."""
+    if events >= WORKER_EVENTS and chain_compiled.CCHAIN is None:
         _the_worker()
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import data_files, pig_game
 
-from replay import chain
+from replay import chain, chain_compiled
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.errors import SchemaError
 from replay.events import Event
@@ -21,11 +21,13 @@ from replay.jsonl import dump_line
 
 @pytest.fixture
 def worker(monkeypatch):
-    """Every batch hashed by the worker (however small); a fresh worker, ended afterwards."""
+    """Every batch hashed by the worker (however small); a fresh worker, ended afterwards. The worker serves
+    the pure-Python path: where the compiled chain is built it makes the links in process, so it is off here."""
     chain.close_worker()
     monkeypatch.setattr(chain, "_worker_broken", False)
     monkeypatch.setattr(chain, "WORKER_EVENTS", 0)
-    yield
+    with chain_compiled.use(False):
+        yield
     chain.close_worker()
 
 
@@ -121,7 +123,7 @@ def test_python_m_replay_imports_through_the_worker_and_leaves_no_process(tmp_pa
     source = tmp_path / "games.jsonl"
     source.write_text("".join(dump_line(e) for g in games for e in g))
     marker = f"REPLAY_TEST_MARK={uuid.uuid4().hex}"
-    env = {**os.environ, marker.split("=")[0]: marker.split("=")[1]}
+    env = {**os.environ, marker.split("=")[0]: marker.split("=")[1], "REPLAY_PURE": "1"}  # the path that uses the worker
 
     def replay(*args: str) -> None:
         done = subprocess.run([sys.executable, "-m", "replay", *args], capture_output=True, text=True, env=env,

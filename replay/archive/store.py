@@ -22,6 +22,7 @@ import heapq
 import io
 import json
 import os
+import sys
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -35,11 +36,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from .. import chain_compiled
 from ..chain import (
     BODY_SEPARATOR,
     GENESIS,
     Run,
     canonical_block,
+    definition_body,
     fast_canonical_block,
     links_meanwhile,
     start_worker,
@@ -67,12 +70,14 @@ from ..registry import GameRegistry
 from ..registry import registry as default_registry
 from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
+from .columnar import encode_columns
 from .fsutil import fsync_dir, write_new_file, writes
 from .lock import ArchiveLock
 from .packs import PackStore
 
 MARKER = "REPLAY_ARCHIVE"
 ARCHIVE_FORMAT = {"format": "replay-archive", "version": 1}
+_NATIVE = sys.byteorder
 _GAME_AND_KIND = itemgetter(0, 2)
 """(game_id, kind) of an Event."""
 NEW_STREAM = -1
@@ -337,7 +342,7 @@ class Archive:
                 _check_shapes(appends, self.registry)  # names the problems, as it always did
             pinned = self.pinned_packs([a.events[0] for a in appends if a.events[0].seq == 0], packs)
             if tables is None:
-                tables = self._encoded([e for a in appends for e in a.events], {})
+                tables = self._encoded(_events_of(appends), {})
             prepared = [self.prepare_table(table, kind) for kind, table in tables]
         positions = {
             a.game_id: StreamPosition(a.events[0].kind, a.expected_last_seq, a.events[-1].seq) for a in appends
@@ -351,7 +356,7 @@ class Archive:
         the encoding, so that errors come as before and in the same order.
         """
         try:
-            tables = self._encoded([e for a in appends for e in a.events], {})
+            tables = self._encoded(_events_of(appends), {})
             if len(tables) == 1 and _shapes_fine(tables[0][1], appends, self.registry.get(tables[0][0])):
                 return tables
         except Exception:  # whatever it was, the exact way raises it in its turn
@@ -417,6 +422,10 @@ class Archive:
     def _encoded(self, events: Sequence[Event], heads: dict[str, int] | None) -> list[tuple[str, pa.Table]]:
         """(kind, its events chained and encoded, in the order given) per kind; ``heads`` as in :meth:`prepare_files`."""
         heads = {} if heads is None else heads
+        compiled = chain_compiled.CCHAIN
+        columns = compiled.columns(events) if compiled is not None else None
+        if compiled is not None and columns is not None:
+            return self._encoded_compiled(compiled, events, columns, heads)
         start_worker(len(events))
         columns = tuple(zip(*events))  # the six fields as columns: for the canonical bodies, and for encoding one kind
         block = fast_canonical_block(events, columns)  # the whole batch's bodies at once, when orjson vouches for them
@@ -448,6 +457,41 @@ class Archive:
             heads[game_id] = int.from_bytes(words[i][-8:], "big", signed=True)
         return [(kind, _with_hashes(table, words_to_array(b"".join(words[i] for i in by_kind[kind][1]))))
                 for kind, table in tables]
+
+    def _encoded_compiled(self, compiled: Any, events: Sequence[Event], columns: tuple[tuple[Any, ...], ...],
+                          heads: dict[str, int]) -> list[tuple[str, pa.Table]]:
+        """:meth:`_encoded` with the links made in this process by the compiled chain (:mod:`replay.chain_compiled`),
+        run by run in the same order as the Python path (a run's previous link is looked up, then its events are
+        hashed: what cannot be hashed fails where it failed before). Hashing in C costs less than sending the
+        bodies to the worker process would."""
+        game_ids, seqs, kinds = columns[0], columns[1], columns[2]
+        words: list[bytes] = []  # per run: its links as int64s in this machine's order (the hash column's buffer)
+        by_kind: dict[str, tuple[list[Event], list[int]]] = {}  # its events, and the runs they came in
+        last_run: dict[str, int] = {}
+        start = 0
+        for end in compiled.run_ends(game_ids, kinds):  # runs of one game's events
+            game_id, kind = game_ids[start], kinds[start]
+            follows = last_run.get(game_id)  # the game's events came earlier in this batch too
+            previous = heads.get(game_id, GENESIS) if follows is None else GENESIS
+            if follows is None and game_id not in heads and seqs[start] != 0:
+                previous = self.stored_hash(game_id, seqs[start] - 1)
+            if follows is not None:
+                previous = int.from_bytes(words[follows][-8:], _NATIVE, signed=True)
+            last_run[game_id] = len(words)
+            words.append(compiled.chain(events, start, end, previous.to_bytes(8, "big", signed=True), definition_body, True))
+            evs, indices = by_kind.setdefault(kind, ([], []))
+            evs.extend(events[start:end])
+            indices.append(len(words) - 1)
+            start = end
+        one_kind = len(by_kind) == 1  # then its events are the batch's, in order
+        tables = [(kind, encode_columns(compiled, evs, self.registry.get(kind),
+                                        pa.Array.from_buffers(pa.int64(), len(evs),
+                                                              [None, pa.py_buffer(b"".join(words[i] for i in indices))]),
+                                        columns if one_kind else compiled.columns(evs)))
+                  for kind, (evs, indices) in by_kind.items()]
+        for game_id, i in last_run.items():
+            heads[game_id] = int.from_bytes(words[i][-8:], _NATIVE, signed=True)
+        return tables
 
     def stored_hash(self, game_id: str, seq: int) -> int:
         """The chain hash stored with one event (GENESIS if the archive has no such event)."""
@@ -674,6 +718,14 @@ def _check_shapes(appends: Sequence[StreamAppend], games: GameRegistry) -> None:
                 break
     if problems:
         raise StreamError(listed(problems) + "; nothing was written")
+
+
+def _events_of(appends: Sequence[StreamAppend]) -> list[Event]:
+    """The appends' events in one list: ``+=`` copies each append's list at once (not a step per event)."""
+    events: list[Event] = []
+    for a in appends:
+        events += a.events
+    return events
 
 
 def _with_hashes(table: pa.Table, hashes: pa.Array) -> pa.Table:

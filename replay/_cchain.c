@@ -1,0 +1,846 @@
+/* The compiled links of the hash chain (optional: see replay/chain_compiled.py).
+ *
+ * A bulk import spent most of its time in per-event Python: transposing the events, making each
+ * one's canonical JSON (replay/canonical.py), splitting, hashing it in a worker process. This module
+ * does the same work over the same Python objects, in one C pass:
+ *
+ *   columns(events) -> (game_ids, seqs, kinds, types, versions, payloads) | None
+ *       tuple(zip(*events)) when every event is a tuple of six fields; None otherwise (the caller
+ *       then transposes in Python).
+ *   run_ends(game_ids, kinds) -> list[int]
+ *       where each run of equal (game_id, kind) ends: what itertools.groupby finds.
+ *   chain(events, start, stop, word, fallback, native=False) -> bytes
+ *       the links of events[start:stop] continuing from the 8-byte word ``word``: for each event,
+ *       word = sha256(word + b"\n" + canonical body)[:8], the words joined (replay.chain.link_words);
+ *       with ``native``, each as an int64 in this machine's byte order (an Arrow int64 buffer).
+ *       The body is made here for plain JSON data (exact dict with str keys, list, tuple, str, int
+ *       of 64 bits, bool, None); any other event (a float anywhere, a subclass, a lone surrogate,
+ *       a huge int, deep nesting) is handed to ``fallback(event)``, the Python definition, which
+ *       returns its bytes or raises what the definition raises. The bytes made here are the
+ *       definition's by construction (json.dumps(sort_keys=True, separators=(",", ":"),
+ *       ensure_ascii=False).encode()): tests/test_cchain.py compares them over generated values.
+ *   sha256(data) -> bytes, sha256_portable(data) -> bytes
+ *       the digest, with the processor's SHA instructions where it has them / without: for tests.
+ *
+ * SHA-256 is written here from FIPS 180-4 (the constants are computed at import from their
+ * definition, the first 32 bits of the fractional parts of roots of primes). A call to hashlib per
+ * event would cost more than the hashing: OpenSSL 3 sets up a context per call. Where the processor
+ * has the SHA extensions (x86-64), the rounds run on them; elsewhere the portable rounds.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_SHANI_BUILD 1
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+/* ------------------------------------------------------------------ SHA-256 (FIPS 180-4) */
+
+static uint32_t K[64];
+static uint32_t H0[8];
+
+static void init_constants(void) {
+    /* 4.2.2: the first 32 bits of the fractional parts of the cube roots of the first 64 primes;
+       5.3.3: of the square roots of the first 8 primes. */
+    int primes[64], found = 0;
+    for (int n = 2; found < 64; n++) {
+        int prime = 1;
+        for (int d = 2; d * d <= n; d++)
+            if (n % d == 0) {
+                prime = 0;
+                break;
+            }
+        if (prime) primes[found++] = n;
+    }
+    for (int i = 0; i < 64; i++) {
+        long double r = cbrtl((long double)primes[i]);
+        K[i] = (uint32_t)((r - floorl(r)) * 4294967296.0L);
+    }
+    for (int i = 0; i < 8; i++) {
+        long double r = sqrtl((long double)primes[i]);
+        H0[i] = (uint32_t)((r - floorl(r)) * 4294967296.0L);
+    }
+}
+
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void rounds_portable(uint32_t h[8], const uint8_t *block, size_t blocks) {
+    uint32_t w[64];
+    for (; blocks; blocks--, block += 64) {
+        for (int t = 0; t < 16; t++)
+            w[t] = ((uint32_t)block[4 * t] << 24) | ((uint32_t)block[4 * t + 1] << 16) |
+                   ((uint32_t)block[4 * t + 2] << 8) | (uint32_t)block[4 * t + 3];
+        for (int t = 16; t < 64; t++) {
+            uint32_t s0 = ROTR(w[t - 15], 7) ^ ROTR(w[t - 15], 18) ^ (w[t - 15] >> 3);
+            uint32_t s1 = ROTR(w[t - 2], 17) ^ ROTR(w[t - 2], 19) ^ (w[t - 2] >> 10);
+            w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+        }
+        uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+        for (int t = 0; t < 64; t++) {
+            uint32_t t1 = hh + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t];
+            uint32_t t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+            hh = g;
+            g = f;
+            f = e;
+            e = d + t1;
+            d = c;
+            c = b;
+            b = a;
+            a = t1 + t2;
+        }
+        h[0] += a;
+        h[1] += b;
+        h[2] += c;
+        h[3] += d;
+        h[4] += e;
+        h[5] += f;
+        h[6] += g;
+        h[7] += hh;
+    }
+}
+
+#ifdef HAVE_SHANI_BUILD
+/* The same rounds on the SHA extensions. The state lives in two registers as the instructions want
+   it, (a, b, e, f) and (c, d, g, h); sha256rnds2 does two rounds, sha256msg1/msg2 the schedule. */
+__attribute__((target("sha,sse4.1,ssse3"))) static void rounds_shani(uint32_t h[8], const uint8_t *block,
+                                                                      size_t blocks) {
+    const __m128i bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+    __m128i abcd = _mm_loadu_si128((const __m128i *)&h[0]);
+    __m128i efgh = _mm_loadu_si128((const __m128i *)&h[4]);
+    __m128i badc = _mm_shuffle_epi32(abcd, 0xB1);             /* lanes b a d c */
+    __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1B);             /* lanes h g f e */
+    __m128i state0 = _mm_alignr_epi8(badc, hgfe, 8);          /* lanes f e b a: ABEF */
+    __m128i state1 = _mm_blend_epi16(hgfe, badc, 0xF0);       /* lanes h g d c: CDGH */
+    for (; blocks; blocks--, block += 64) {
+        __m128i save0 = state0, save1 = state1, w[4], m;
+        for (int i = 0; i < 4; i++)
+            w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(block + 16 * i)), bswap);
+#pragma GCC unroll 16 /* unrolled whole, w[] stays in registers */
+        for (int r = 0; r < 16; r++) { /* rounds 4r .. 4r+3 with w[r % 4] = W[4r .. 4r+3] */
+            __m128i cur = w[r & 3];
+            m = _mm_add_epi32(cur, _mm_loadu_si128((const __m128i *)&K[4 * r]));
+            state1 = _mm_sha256rnds2_epu32(state1, state0, m);
+            state0 = _mm_sha256rnds2_epu32(state0, state1, _mm_shuffle_epi32(m, 0x0E));
+            if (r < 12) { /* W[4r+16 .. 4r+19] from W[4r ..], W[4r+4 ..], W[4r+8 ..], W[4r+12 ..] */
+                __m128i next = _mm_sha256msg1_epu32(cur, w[(r + 1) & 3]);
+                next = _mm_add_epi32(next, _mm_alignr_epi8(w[(r + 3) & 3], w[(r + 2) & 3], 4));
+                w[r & 3] = _mm_sha256msg2_epu32(next, w[(r + 3) & 3]);
+            }
+        }
+        state0 = _mm_add_epi32(state0, save0);
+        state1 = _mm_add_epi32(state1, save1);
+    }
+    __m128i abef = _mm_shuffle_epi32(state0, 0x1B);           /* lanes a b e f */
+    __m128i ghcd = _mm_shuffle_epi32(state1, 0xB1);           /* lanes g h c d */
+    _mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(abef, ghcd, 0xF0)); /* a b c d */
+    _mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(ghcd, abef, 8));    /* e f g h */
+}
+
+static int cpu_has_shani(void) {
+    unsigned int a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    if (!(c & bit_SSE4_1) || !(c & bit_SSSE3)) return 0;
+    if (__get_cpuid_max(0, NULL) < 7) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b >> 29) & 1; /* CPUID.(EAX=7,ECX=0):EBX.SHA[bit 29] */
+}
+#endif
+
+typedef void (*rounds_fn)(uint32_t h[8], const uint8_t *block, size_t blocks);
+static rounds_fn rounds = rounds_portable;
+
+/* The digest of data[0:len] (5.1.1 padding: a 1 bit, zeros, the length in bits as 64 bits). */
+static void sha256_with(rounds_fn fn, const uint8_t *data, size_t len, uint8_t out[32]) {
+    uint32_t h[8];
+    uint8_t tail[128];
+    memcpy(h, H0, sizeof h);
+    size_t full = len / 64;
+    fn(h, data, full);
+    size_t rest = len - 64 * full;
+    memcpy(tail, data + 64 * full, rest);
+    tail[rest] = 0x80;
+    size_t tail_len = rest < 56 ? 64 : 128;
+    memset(tail + rest + 1, 0, tail_len - rest - 1);
+    uint64_t bits = (uint64_t)len * 8;
+    for (int i = 0; i < 8; i++) tail[tail_len - 1 - i] = (uint8_t)(bits >> (8 * i));
+    fn(h, tail, tail_len / 64);
+    for (int i = 0; i < 8; i++) {
+        out[4 * i] = (uint8_t)(h[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(h[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(h[i] >> 8);
+        out[4 * i + 3] = (uint8_t)h[i];
+    }
+}
+
+/* ------------------------------------------------------------------ canonical JSON */
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+} Buffer;
+
+static int reserve(Buffer *b, size_t more) {
+    if (b->len + more <= b->cap) return 0;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + more) cap *= 2;
+    char *data = PyMem_Realloc(b->data, cap);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+#define DECLINE 1 /* not plain JSON data for this encoder: the Python definition decides */
+#define MAX_DEPTH 100
+
+static const char HEX[] = "0123456789abcdef";
+
+/* json's escaping with ensure_ascii=False: '"', '\\' and the control characters below 0x20. UTF-8 bytes
+   of other characters are all >= 0x80, so escaping the bytes is escaping the characters. */
+static int put_string(Buffer *b, PyObject *s) {
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(s, &size);
+    if (text == NULL) { /* a lone surrogate: the definition raises its own error */
+        PyErr_Clear();
+        return DECLINE;
+    }
+    if (reserve(b, (size_t)size * 6 + 2) < 0) return -1;
+    char *out = b->data + b->len;
+    *out++ = '"';
+    for (Py_ssize_t i = 0; i < size; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (ch >= 0x20 && ch != '"' && ch != '\\') {
+            *out++ = (char)ch;
+            continue;
+        }
+        *out++ = '\\';
+        switch (ch) {
+        case '"': *out++ = '"'; break;
+        case '\\': *out++ = '\\'; break;
+        case '\n': *out++ = 'n'; break;
+        case '\r': *out++ = 'r'; break;
+        case '\t': *out++ = 't'; break;
+        case '\b': *out++ = 'b'; break;
+        case '\f': *out++ = 'f'; break;
+        default:
+            *out++ = 'u';
+            *out++ = '0';
+            *out++ = '0';
+            *out++ = HEX[ch >> 4];
+            *out++ = HEX[ch & 15];
+        }
+    }
+    *out++ = '"';
+    b->len = (size_t)(out - b->data);
+    return 0;
+}
+
+static int put_raw(Buffer *b, const char *text, size_t len) {
+    if (reserve(b, len) < 0) return -1;
+    memcpy(b->data + b->len, text, len);
+    b->len += len;
+    return 0;
+}
+
+static int put_value(Buffer *b, PyObject *v, int depth);
+
+/* int.__repr__ of a 64-bit value (snprintf costs several times more). */
+static int put_int(Buffer *b, long long x) {
+    if (reserve(b, 21) < 0) return -1;
+    char digits[20], *out = b->data + b->len;
+    unsigned long long u = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (x < 0) *out++ = '-';
+    while (n) *out++ = digits[--n];
+    b->len = (size_t)(out - b->data);
+    return 0;
+}
+
+typedef struct {
+    PyObject *key, *value;
+    const char *text;
+    Py_ssize_t size;
+} Item;
+
+static int key_before(const Item *x, const Item *y) {
+    /* Code point order (how sorted() orders str keys) is the UTF-8 bytes' order. */
+    Py_ssize_t n = x->size < y->size ? x->size : y->size;
+    int c = memcmp(x->text, y->text, (size_t)n);
+    return c < 0 || (c == 0 && x->size < y->size);
+}
+
+static int put_dict(Buffer *b, PyObject *d, int depth) {
+    Py_ssize_t n = PyDict_GET_SIZE(d);
+    if (n == 0) return put_raw(b, "{}", 2);
+    Item small[16];
+    Item *items = n <= 16 ? small : PyMem_Malloc(sizeof(Item) * (size_t)n);
+    if (items == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *key, *value;
+    int result = 0;
+    while (PyDict_Next(d, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key)) {
+            result = DECLINE;
+            goto done;
+        }
+        Item it = {key, value, NULL, 0};
+        it.text = PyUnicode_AsUTF8AndSize(key, &it.size);
+        if (it.text == NULL) {
+            PyErr_Clear();
+            result = DECLINE;
+            goto done;
+        }
+        Py_ssize_t j = i++; /* insertion sort: payloads have a handful of keys */
+        while (j > 0 && key_before(&it, &items[j - 1])) {
+            items[j] = items[j - 1];
+            j--;
+        }
+        items[j] = it;
+    }
+    if (i != n) { /* changed while read (it cannot here: nothing runs Python code meanwhile) */
+        result = DECLINE;
+        goto done;
+    }
+    for (i = 0; i < n; i++) {
+        if ((result = put_raw(b, i ? "," : "{", 1)) != 0) goto done;
+        if ((result = put_string(b, items[i].key)) != 0) goto done;
+        if ((result = put_raw(b, ":", 1)) != 0) goto done;
+        if ((result = put_value(b, items[i].value, depth + 1)) != 0) goto done;
+    }
+    result = put_raw(b, "}", 1);
+done:
+    if (items != small) PyMem_Free(items);
+    return result;
+}
+
+static int put_items(Buffer *b, PyObject *const *items, Py_ssize_t n, int depth) {
+    if (n == 0) return put_raw(b, "[]", 2);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int r = put_raw(b, i ? "," : "[", 1);
+        if (r == 0) r = put_value(b, items[i], depth + 1);
+        if (r != 0) return r;
+    }
+    return put_raw(b, "]", 1);
+}
+
+static int put_value(Buffer *b, PyObject *v, int depth) {
+    if (depth > MAX_DEPTH) return DECLINE;
+    if (PyUnicode_CheckExact(v)) return put_string(b, v);
+    if (PyLong_CheckExact(v)) {
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow) return DECLINE;
+        if (x == -1 && PyErr_Occurred()) return -1;
+        return put_int(b, x);
+    }
+    if (PyDict_CheckExact(v)) return put_dict(b, v, depth);
+    if (PyList_CheckExact(v)) {
+        /* Nothing here runs Python code, so the list cannot change while it is written. */
+        return put_items(b, PySequence_Fast_ITEMS(v), PyList_GET_SIZE(v), depth);
+    }
+    if (PyTuple_CheckExact(v)) return put_items(b, PySequence_Fast_ITEMS(v), PyTuple_GET_SIZE(v), depth);
+    if (v == Py_None) return put_raw(b, "null", 4);
+    if (v == Py_True) return put_raw(b, "true", 4);
+    if (v == Py_False) return put_raw(b, "false", 5);
+    return DECLINE; /* floats (repr's digits), subclasses, anything else: the definition decides */
+}
+
+/* ------------------------------------------------------------------ the module's functions */
+
+static PyObject *py_sha256(PyObject *self, PyObject *arg, rounds_fn fn) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    uint8_t digest[32];
+    sha256_with(fn, view.buf, (size_t)view.len, digest);
+    PyBuffer_Release(&view);
+    return PyBytes_FromStringAndSize((const char *)digest, 32);
+}
+
+static PyObject *sha256_fast(PyObject *self, PyObject *arg) { return py_sha256(self, arg, rounds); }
+static PyObject *sha256_portable(PyObject *self, PyObject *arg) { return py_sha256(self, arg, rounds_portable); }
+
+static PyObject *canonical(PyObject *self, PyObject *arg) {
+    /* The canonical body of one value, or None where the definition must decide (for tests). */
+    Buffer b = {NULL, 0, 0};
+    int r = put_value(&b, arg, 0);
+    PyObject *out = r == 0 ? PyBytes_FromStringAndSize(b.data, (Py_ssize_t)b.len) : NULL;
+    PyMem_Free(b.data);
+    if (r == DECLINE) Py_RETURN_NONE;
+    return out;
+}
+
+static PyObject *chain(PyObject *self, PyObject *args) {
+    PyObject *events, *fallback;
+    Py_ssize_t start, stop;
+    const char *word;
+    Py_ssize_t word_len;
+    int native = 0;
+    if (!PyArg_ParseTuple(args, "Onny#O|p", &events, &start, &stop, &word, &word_len, &fallback, &native)) return NULL;
+    if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) {
+        PyErr_SetString(PyExc_TypeError, "chain: events must be a list or a tuple");
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
+    if (word_len != 8 || start < 0 || stop > n || start > stop) {
+        PyErr_SetString(PyExc_ValueError, "chain: an 8-byte word and 0 <= start <= stop <= len(events)");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 8 * (stop - start));
+    if (out == NULL) return NULL;
+    char *words = PyBytes_AS_STRING(out);
+    Buffer b = {NULL, 0, 0};
+    if (reserve(&b, 512) < 0) goto fail;
+    memcpy(b.data, word, 8);
+    b.data[8] = '\n';
+    for (Py_ssize_t i = start; i < stop; i++) {
+        PyObject *e = PySequence_Fast_GET_ITEM(events, i); /* re-read: the fallback may run Python code */
+        b.len = 9;
+        int r = DECLINE;
+        if (PyTuple_Check(e) && PyTuple_GET_SIZE(e) == 6) r = put_items(&b, PySequence_Fast_ITEMS(e), 6, 0);
+        if (r < 0) goto fail;
+        if (r == DECLINE) {
+            b.len = 9;
+            Py_INCREF(e);
+            PyObject *body = PyObject_CallOneArg(fallback, e);
+            Py_DECREF(e);
+            if (body == NULL) goto fail;
+            if (!PyBytes_Check(body)) {
+                Py_DECREF(body);
+                PyErr_SetString(PyExc_TypeError, "chain: the fallback must return bytes");
+                goto fail;
+            }
+            int put = put_raw(&b, PyBytes_AS_STRING(body), (size_t)PyBytes_GET_SIZE(body));
+            Py_DECREF(body);
+            if (put < 0) goto fail;
+            if (PyList_CheckExact(events) && PyList_GET_SIZE(events) < stop) {
+                PyErr_SetString(PyExc_RuntimeError, "chain: the events changed while they were hashed");
+                goto fail;
+            }
+        }
+        /* 5.1.1 padding written in place after the message (no copy of its tail), then only the first
+           two words of the digest are needed: the link's 8 bytes. */
+        if (reserve(&b, 72) < 0) goto fail;
+        size_t len = b.len, total = ((len + 8) / 64 + 1) * 64;
+        uint8_t *m = (uint8_t *)b.data;
+        m[len] = 0x80;
+        memset(m + len + 1, 0, total - len - 1 - 8);
+        uint64_t bits = (uint64_t)len * 8;
+        for (int j = 0; j < 8; j++) m[total - 1 - j] = (uint8_t)(bits >> (8 * j));
+        uint32_t h[8];
+        memcpy(h, H0, sizeof h);
+        rounds(h, m, total / 64);
+        for (int j = 0; j < 2; j++) {
+            m[4 * j] = (uint8_t)(h[j] >> 24);
+            m[4 * j + 1] = (uint8_t)(h[j] >> 16);
+            m[4 * j + 2] = (uint8_t)(h[j] >> 8);
+            m[4 * j + 3] = (uint8_t)h[j];
+        }
+        if (native) { /* the link as an int64 in this machine's order: an Arrow column's buffer as it is */
+            int64_t link = (int64_t)(((uint64_t)h[0] << 32) | h[1]);
+            memcpy(words + 8 * (i - start), &link, 8);
+        } else {
+            memcpy(words + 8 * (i - start), m, 8);
+        }
+    }
+    PyMem_Free(b.data);
+    return out;
+fail:
+    PyMem_Free(b.data);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *columns(PyObject *self, PyObject *events) {
+    if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
+    PyObject *const *items = PySequence_Fast_ITEMS(events);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyTuple_Check(items[i]) || PyTuple_GET_SIZE(items[i]) != 6) Py_RETURN_NONE;
+    PyObject *out = PyTuple_New(6);
+    if (out == NULL) return NULL;
+    for (int f = 0; f < 6; f++) {
+        PyObject *column = PyTuple_New(n);
+        if (column == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *v = PyTuple_GET_ITEM(items[i], f);
+            Py_INCREF(v);
+            PyTuple_SET_ITEM(column, i, v);
+        }
+        PyTuple_SET_ITEM(out, f, column);
+    }
+    return out;
+}
+
+static PyObject *run_ends(PyObject *self, PyObject *args) {
+    PyObject *ids, *kinds;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &ids, &PyTuple_Type, &kinds)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(ids);
+    if (PyTuple_GET_SIZE(kinds) != n) {
+        PyErr_SetString(PyExc_ValueError, "run_ends: columns of different lengths");
+        return NULL;
+    }
+    PyObject *ends = PyList_New(0);
+    if (ends == NULL) return NULL;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        int same = 0;
+        if (i < n) {
+            PyObject *a = PyTuple_GET_ITEM(ids, i - 1), *b = PyTuple_GET_ITEM(ids, i);
+            same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
+            if (same == 1) {
+                a = PyTuple_GET_ITEM(kinds, i - 1), b = PyTuple_GET_ITEM(kinds, i);
+                same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
+            }
+            if (same < 0) goto fail;
+        }
+        if (!same) {
+            PyObject *end = PyLong_FromSsize_t(i);
+            if (end == NULL || PyList_Append(ends, end) < 0) {
+                Py_XDECREF(end);
+                goto fail;
+            }
+            Py_DECREF(end);
+        }
+    }
+    return ends;
+fail:
+    Py_DECREF(ends);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ Arrow buffers from Python values */
+
+static int grow(Buffer *b, size_t more) { return reserve(b, more); }
+
+/* A column's Arrow buffers, written value by value: codes 'q' 'i' 'h' 'b' (int64/32/16/8: exact ints in
+   range), '?' (bool: True/False), 'd' (float64: exact floats), 's' (string: exact str, int32 offsets).
+   None (a null) only where nullable. Anything else is declined: pyarrow then converts the values as it
+   always did (and raises what it raises). */
+typedef struct {
+    int code, width, nullable;
+    long long low, high;
+    Py_ssize_t i, nulls;
+    Buffer validity, data, offsets;
+} Writer;
+
+static int writer_init(Writer *w, int code, int nullable, Py_ssize_t n) {
+    memset(w, 0, sizeof *w);
+    w->code = code;
+    w->nullable = nullable;
+    switch (code) {
+    case 'q': w->width = 8; w->low = INT64_MIN; w->high = INT64_MAX; break;
+    case 'i': w->width = 4; w->low = INT32_MIN; w->high = INT32_MAX; break;
+    case 'h': w->width = 2; w->low = INT16_MIN; w->high = INT16_MAX; break;
+    case 'b': w->width = 1; w->low = INT8_MIN; w->high = INT8_MAX; break;
+    case 'd': w->width = 8; break;
+    case '?': case 's': w->width = 0; break;
+    default: PyErr_SetString(PyExc_ValueError, "column: unknown code"); return -1;
+    }
+    size_t bitmap = (size_t)(n + 7) / 8 + 1;
+    if (grow(&w->validity, bitmap) < 0) return -1;
+    memset(w->validity.data, 0, bitmap);
+    w->validity.len = (size_t)(n + 7) / 8;
+    if (code == '?') {
+        if (grow(&w->data, bitmap) < 0) return -1;
+        memset(w->data.data, 0, bitmap);
+        w->data.len = (size_t)(n + 7) / 8;
+    } else if (code == 's') {
+        if (grow(&w->offsets, 4 * (size_t)(n + 1)) < 0) return -1;
+        memset(w->offsets.data, 0, 4);
+        w->offsets.len = 4;
+    } else if (grow(&w->data, (size_t)w->width * (size_t)n + 1) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static void writer_free(Writer *w) {
+    PyMem_Free(w->validity.data);
+    PyMem_Free(w->data.data);
+    PyMem_Free(w->offsets.data);
+    memset(w, 0, sizeof *w);
+}
+
+/* A value that holds no data: a null, or (``valid``) the type's blank value (0, False, ""). */
+static void writer_empty(Writer *w, int valid) {
+    Py_ssize_t i = w->i++;
+    if (valid) w->validity.data[i >> 3] |= (char)(1 << (i & 7));
+    else w->nulls++;
+    if (w->code == 's') {
+        memcpy(w->offsets.data + w->offsets.len, w->offsets.data + w->offsets.len - 4, 4);
+        w->offsets.len += 4;
+    } else if (w->code != '?') {
+        memset(w->data.data + w->data.len, 0, (size_t)w->width);
+        w->data.len += (size_t)w->width;
+    }
+}
+
+static int writer_put(Writer *w, PyObject *v) {
+    if (v == Py_None) {
+        if (!w->nullable) return DECLINE;
+        writer_empty(w, 0);
+        return 0;
+    }
+    Py_ssize_t i = w->i;
+    if (w->code == 's') {
+        if (!PyUnicode_CheckExact(v)) return DECLINE;
+        Py_ssize_t size;
+        const char *text = PyUnicode_AsUTF8AndSize(v, &size);
+        if (text == NULL) {
+            PyErr_Clear();
+            return DECLINE;
+        }
+        if ((long long)w->data.len + size > INT32_MAX) return DECLINE;
+        if (put_raw(&w->data, text, (size_t)size) < 0) return -1;
+        int32_t end = (int32_t)w->data.len;
+        memcpy(w->offsets.data + w->offsets.len, &end, 4);
+        w->offsets.len += 4;
+    } else if (w->code == '?') {
+        if (v == Py_True) w->data.data[i >> 3] |= (char)(1 << (i & 7));
+        else if (v != Py_False) return DECLINE;
+    } else if (w->code == 'd') {
+        if (!PyFloat_CheckExact(v)) return DECLINE;
+        double x = PyFloat_AS_DOUBLE(v);
+        memcpy(w->data.data + w->data.len, &x, 8);
+        w->data.len += 8;
+    } else {
+        if (!PyLong_CheckExact(v)) return DECLINE;
+        int overflow;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (overflow || x < w->low || x > w->high) return DECLINE;
+        char *at = w->data.data + w->data.len;
+        if (w->width == 8) { int64_t y = (int64_t)x; memcpy(at, &y, 8); }
+        else if (w->width == 4) { int32_t y = (int32_t)x; memcpy(at, &y, 4); }
+        else if (w->width == 2) { int16_t y = (int16_t)x; memcpy(at, &y, 2); }
+        else { int8_t y = (int8_t)x; memcpy(at, &y, 1); }
+        w->data.len += (size_t)w->width;
+    }
+    w->validity.data[i >> 3] |= (char)(1 << (i & 7));
+    w->i++;
+    return 0;
+}
+
+/* (validity | None, data, offsets | None) as bytes; the writer is freed. */
+static PyObject *writer_finish(Writer *w) {
+    PyObject *v = w->nulls ? PyBytes_FromStringAndSize(w->validity.data, (Py_ssize_t)w->validity.len) : Py_NewRef(Py_None);
+    PyObject *d = PyBytes_FromStringAndSize(w->data.data ? w->data.data : "", (Py_ssize_t)w->data.len);
+    PyObject *o = w->code == 's' ? PyBytes_FromStringAndSize(w->offsets.data, (Py_ssize_t)w->offsets.len)
+                                 : Py_NewRef(Py_None);
+    PyObject *out = v && d && o ? PyTuple_Pack(3, v, d, o) : NULL;
+    Py_XDECREF(v);
+    Py_XDECREF(d);
+    Py_XDECREF(o);
+    writer_free(w);
+    return out;
+}
+
+/* column(values, code, nullable) -> (validity | None, data, offsets | None) | None */
+static PyObject *column(PyObject *self, PyObject *args) {
+    PyObject *values;
+    int code, nullable;
+    if (!PyArg_ParseTuple(args, "OCp", &values, &code, &nullable)) return NULL;
+    if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    PyObject *const *items = PySequence_Fast_ITEMS(values);
+    Writer w;
+    if (writer_init(&w, code, nullable, n) < 0) {
+        writer_free(&w);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int r = writer_put(&w, items[i]);
+        if (r != 0) {
+            writer_free(&w);
+            if (r < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    return writer_finish(&w);
+}
+
+/* Whether a row's type is ``name``: the few distinct type objects of a batch are compared once each. */
+typedef struct {
+    PyObject *seen[8];
+    int same[8], count;
+} TypeCache;
+
+static int is_type(TypeCache *c, PyObject *t, PyObject *name) {
+    if (t == name) return 1;
+    for (int j = 0; j < c->count; j++)
+        if (c->seen[j] == t) return c->same[j];
+    int same = PyObject_RichCompareBool(t, name, Py_EQ);
+    if (same >= 0 && c->count < 8) {
+        c->seen[c->count] = t; /* borrowed: the types tuple holds it for the whole call */
+        c->same[c->count++] = same;
+    }
+    return same;
+}
+
+/* positions(types, name, other) -> (indices, mask): int64 indices, row i of type ``name`` taking the next
+   of that type's values (0, 1, 2, ...) and every other row ``other``; mask: a bitmap of the other rows.
+   What replay.schema._spread computes with six Arrow passes, in one. */
+static PyObject *positions(PyObject *self, PyObject *args) {
+    PyObject *types, *name;
+    long long other;
+    if (!PyArg_ParseTuple(args, "O!UL", &PyTuple_Type, &types, &name, &other)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(types);
+    PyObject *indices = PyBytes_FromStringAndSize(NULL, 8 * n);
+    PyObject *mask = PyBytes_FromStringAndSize(NULL, (n + 7) / 8);
+    if (indices == NULL || mask == NULL) goto fail;
+    int64_t *at = (int64_t *)PyBytes_AS_STRING(indices);
+    char *bits = PyBytes_AS_STRING(mask);
+    memset(bits, 0, (size_t)(n + 7) / 8);
+    TypeCache cache = {{NULL}, {0}, 0};
+    int64_t next = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int same = is_type(&cache, PyTuple_GET_ITEM(types, i), name);
+        if (same < 0) goto fail;
+        if (same) {
+            at[i] = next++;
+        } else {
+            at[i] = other;
+            bits[i >> 3] |= (char)(1 << (i & 7));
+        }
+    }
+    PyObject *out = PyTuple_Pack(2, indices, mask);
+    Py_DECREF(indices);
+    Py_DECREF(mask);
+    return out;
+fail:
+    Py_XDECREF(indices);
+    Py_XDECREF(mask);
+    return NULL;
+}
+
+/* fields(payloads, names) -> tuple of tuples | None: each name's values over the payloads, when every
+   payload is an exact dict holding exactly those keys (else None: pyarrow converts the dicts as before). */
+static PyObject *fields(PyObject *self, PyObject *args) {
+    PyObject *payloads, *names;
+    if (!PyArg_ParseTuple(args, "OO!", &payloads, &PyTuple_Type, &names)) return NULL;
+    if (!PyList_CheckExact(payloads) && !PyTuple_CheckExact(payloads)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(payloads), k = PyTuple_GET_SIZE(names);
+    PyObject *const *items = PySequence_Fast_ITEMS(payloads);
+    PyObject *out = PyTuple_New(k);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t f = 0; f < k; f++) {
+        PyObject *values = PyTuple_New(n);
+        if (values == NULL) goto fail;
+        PyTuple_SET_ITEM(out, f, values);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *p = items[i];
+        if (!PyDict_CheckExact(p) || PyDict_GET_SIZE(p) != k) goto decline;
+        for (Py_ssize_t f = 0; f < k; f++) {
+            PyObject *v = PyDict_GetItemWithError(p, PyTuple_GET_ITEM(names, f));
+            if (v == NULL) {
+                if (PyErr_Occurred()) goto fail;
+                goto decline;
+            }
+            PyTuple_SET_ITEM(PyTuple_GET_ITEM(out, f), i, Py_NewRef(v));
+        }
+    }
+    return out;
+decline:
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* group(types, payloads) -> {type: [payload, ...]}: the payloads of each type, in row order. */
+static PyObject *group(PyObject *self, PyObject *args) {
+    PyObject *types, *payloads;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &types, &PyTuple_Type, &payloads)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(types);
+    if (PyTuple_GET_SIZE(payloads) != n) {
+        PyErr_SetString(PyExc_ValueError, "group: columns of different lengths");
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    PyObject *last_type = NULL, *last = NULL; /* runs of one type are common: skip the lookup */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(types, i);
+        PyObject *into = t == last_type ? last : PyDict_GetItemWithError(out, t);
+        if (into == NULL) {
+            if (PyErr_Occurred()) goto fail;
+            into = PyList_New(0);
+            if (into == NULL) goto fail;
+            int put = PyDict_SetItem(out, t, into);
+            Py_DECREF(into);
+            if (put < 0) goto fail;
+        }
+        last_type = t;
+        last = into;
+        if (PyList_Append(into, PyTuple_GET_ITEM(payloads, i)) < 0) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *uses_sha_instructions(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(rounds != rounds_portable);
+}
+
+static PyMethodDef methods[] = {
+    {"columns", columns, METH_O, "The six fields of 6-tuples as six tuples, or None."},
+    {"run_ends", run_ends, METH_VARARGS, "Where each run of equal (game_id, kind) ends."},
+    {"chain", chain, METH_VARARGS, "The links of events[start:stop] from an 8-byte word, as 8-byte words."},
+    {"group", group, METH_VARARGS, "The payloads of each type, in row order."},
+    {"positions", positions, METH_VARARGS, "Take indices and null mask spreading one type's values to its rows."},
+    {"column", column, METH_VARARGS, "Arrow buffers of a column of plain values, or None."},
+    {"fields", fields, METH_VARARGS, "Each field's values over exact dicts holding exactly those keys, or None."},
+    {"canonical", canonical, METH_O, "The canonical JSON of a value, or None where the definition decides."},
+    {"sha256", sha256_fast, METH_O, "SHA-256 of a buffer."},
+    {"sha256_portable", sha256_portable, METH_O, "SHA-256 of a buffer, without the SHA instructions."},
+    {"uses_sha_instructions", uses_sha_instructions, METH_NOARGS, "Whether the processor's SHA instructions hash."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cchain", "The compiled links of the hash chain.", -1,
+                                    methods};
+
+/* FIPS 180-4's example (its appendix): SHA-256("abc"). Checked at import for both rounds, so that a
+   compiler or a processor that computed the constants or the rounds otherwise is found at once: the
+   module then does not load, and the pure-Python path (hashlib) runs. */
+static int self_check(rounds_fn fn) {
+    static const uint8_t abc_digest[32] = {
+        0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+        0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad};
+    uint8_t digest[32];
+    sha256_with(fn, (const uint8_t *)"abc", 3, digest);
+    return memcmp(digest, abc_digest, 32) == 0;
+}
+
+PyMODINIT_FUNC PyInit__cchain(void) {
+    init_constants();
+#ifdef HAVE_SHANI_BUILD
+    if (cpu_has_shani()) rounds = rounds_shani;
+#endif
+    if (!self_check(rounds_portable) || !self_check(rounds)) {
+        PyErr_SetString(PyExc_ImportError, "replay._cchain: SHA-256 does not give the standard's example digest here");
+        return NULL;
+    }
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,271 @@
+"""The compiled chain (``replay._cchain``, see ``replay/chain_compiled.py``) against the pure-Python code,
+its reference: the same SHA-256 (hashlib's), the same canonical bodies (the definition's), the same links,
+the same Arrow columns, the same data files byte for byte, and the same errors, in the same order, for
+damaged batches.
+
+Where the extension is not built (no compiler when the package was installed) these tests are skipped,
+saying so; with ``REPLAY_REQUIRE_COMPILED=1`` (CI) they fail instead. The pinned digest of the benchmark's
+bulk import runs either way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_canonical import EVENTS, INT64, JSON, TEXT, definition, definition_link
+from test_import_fast import GAMES, MUTATIONS, _mutated, _outcome
+
+from replay import chain_compiled
+from replay.archive import NEW_STREAM, Archive, StreamAppend
+from replay.archive.store import parquet_bytes
+from replay.chain import chain_words, definition_body, words_to_ints
+from replay.events import Event
+from replay.registry import registry
+from replay.schema import encode
+from replay.services.simulation import check_bots, simulated
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from archive_bench import synthetic_game
+
+BENCH_DATA_SHA256 = "3b70cbfbb4c7eb23f34b933445bcb749b1074c062c2c66fdf8f2b1e71e60e0ce"
+"""``bulk_data_sha256`` of ``python bench/archive_bench.py --games 4000 --import-only`` (12,130,959 bytes with the
+manifest): the data files written before the compiled chain, by the pure-Python path, and now by both."""
+
+
+def _data_digest(archive: Archive) -> str:
+    files = sorted(archive.snapshot().files)
+    digests = "".join(hashlib.sha256(archive.path_of(p).read_bytes()).hexdigest() for p in files)
+    return hashlib.sha256(digests.encode()).hexdigest()
+
+
+def _bench_import(root: Path, compiled: bool, games: int = 4000) -> Archive:
+    archive = Archive.init(root)
+    with chain_compiled.use(compiled):
+        for start in range(0, games, 1000):
+            batch = [synthetic_game(f"g{i:07d}", i) for i in range(start, min(start + 1000, games))]
+            archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in batch])
+    return archive
+
+
+def test_the_benchmark_import_writes_the_pinned_bytes(tmp_path: Path) -> None:
+    """The data files of the benchmark's bulk import do not move (the compiled path where built, else the pure one)."""
+    archive = _bench_import(tmp_path / "a", compiled=True)
+    assert _data_digest(archive) == BENCH_DATA_SHA256
+
+
+if chain_compiled.BUILT is None:
+    if os.environ.get("REPLAY_REQUIRE_COMPILED", "") not in ("", "0"):
+        raise RuntimeError(f"REPLAY_REQUIRE_COMPILED is set, but {chain_compiled.NOT_BUILT}")
+    pytest.skip(f"{chain_compiled.NOT_BUILT}: only the pure-Python chain can run here", allow_module_level=True)
+
+C: Any = chain_compiled.BUILT
+
+
+@pytest.mark.parametrize("sha", ["sha256", "sha256_portable"])
+def test_sha256_is_hashlibs(sha: str) -> None:
+    rng = random.Random(7)
+    sizes = [*range(0, 260), 511, 512, 513, 4095, 65_536, 1_000_003]
+    for size in sizes:
+        data = rng.randbytes(size)
+        assert getattr(C, sha)(data) == hashlib.sha256(data).digest(), size
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=JSON)
+def test_a_canonical_body_is_the_definition_or_declined(data: Any) -> None:
+    """Made in C, a body is the definition's bytes; declined (None) only where the value holds a float."""
+    body = C.canonical(data)
+    if body is None:
+        assert _holds_float(data)
+    else:
+        assert body == definition(data)
+
+
+def _holds_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_float(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_holds_float(v) for v in value)
+    return False
+
+
+class Str(str):
+    pass
+
+
+class Int(int):
+    pass
+
+
+@pytest.mark.parametrize("value", [1.5, 2**63, -(2**63) - 1, Str("a"), Int(3), {1: 2}, {Str("k"): 1}, "\ud800",
+                                   {"k": "\udfff"}, {"a": object()}, set(), b"x", Event("g", 0, "k", "t", 1, {})])
+def test_what_is_not_plain_json_is_declined(value: Any) -> None:
+    assert C.canonical(value) is None
+
+
+def test_deep_nesting_is_declined_to_the_definition() -> None:
+    deep: Any = 1
+    for _ in range(150):
+        deep = [deep]
+    assert C.canonical(deep) is None
+    assert C.canonical([[[[1]]]]) == b"[[[[1]]]]"
+
+
+@settings(max_examples=100, deadline=None)
+@given(events=st.lists(EVENTS, max_size=8), previous=INT64)
+def test_the_links_are_the_definitions(events: list[Event], previous: int) -> None:
+    want, h = [], previous
+    for e in events:
+        h = definition_link(h, e)
+        want.append(h)
+    word = previous.to_bytes(8, "big", signed=True)
+    assert words_to_ints(C.chain(events, 0, len(events), word, definition_body)) == want
+    for compiled in (True, False):
+        with chain_compiled.use(compiled):
+            assert words_to_ints(chain_words(events, previous)) == want
+
+
+def test_a_slice_continues_from_the_word_given() -> None:
+    events = GAMES["a1"][:30]
+    whole = C.chain(events, 0, 30, bytes(8), definition_body)
+    assert C.chain(events, 10, 30, whole[72:80], definition_body) == whole[80:]
+    assert C.chain(events, 5, 5, bytes(8), definition_body) == b""
+    with pytest.raises(ValueError):
+        C.chain(events, 0, 31, bytes(8), definition_body)
+    with pytest.raises(ValueError):
+        C.chain(events, 0, 3, bytes(7), definition_body)
+
+
+@pytest.mark.parametrize("payload", [{"x": {1, 2}}, {"x": object()}, {1.5: 1}, {"x": "\ud800"}])
+def test_what_cannot_be_hashed_fails_as_the_definition_fails(payload: dict[Any, Any]) -> None:
+    events = [*GAMES["a1"][:3], Event("a1", 3, "pig", "held", 1, payload), *GAMES["a1"][4:6]]
+    outcomes = []
+    for compiled in (True, False):
+        with chain_compiled.use(compiled):
+            outcomes.append(_outcome(lambda: chain_words(events)))
+    assert outcomes[0] == outcomes[1]
+    try:
+        definition([*events[3]])
+    except Exception:
+        assert outcomes[0] is not None
+    else:  # a float key, a lone surrogate...: the definition encodes what orjson and the C code decline
+        assert outcomes[0] is None
+
+
+def test_columns_and_runs_are_the_transposition_and_groupby() -> None:
+    events = [e for g in ("a1", "b2", "a1") for e in GAMES[g][:20]]
+    assert C.columns(events) == tuple(zip(*events))
+    assert C.columns([]) == ((),) * 6
+    assert C.columns([*events, (1, 2)]) is None
+    assert C.columns(iter(events)) is None
+    ids, kinds = tuple(e.game_id for e in events), tuple(e.kind for e in events)
+    ends = list(itertools.accumulate(len(list(g)) for _, g in itertools.groupby(zip(ids, kinds))))
+    assert C.run_ends(ids, kinds) == ends == [20, 40, 60]
+    assert C.run_ends((), ()) == []
+
+
+VALUES = {
+    "q": (pa.int64(), st.one_of(INT64, st.integers(), st.none(), st.booleans(), st.floats(), TEXT)),
+    "i": (pa.int32(), st.one_of(st.integers(-(2**31) - 2, 2**31 + 1), st.none(), st.booleans())),
+    "h": (pa.int16(), st.one_of(st.integers(-(2**15) - 2, 2**15 + 1), st.none())),
+    "b": (pa.int8(), st.one_of(st.integers(-130, 130), st.none())),
+    "?": (pa.bool_(), st.one_of(st.booleans(), st.none(), st.integers(0, 1))),
+    "d": (pa.float64(), st.one_of(st.floats(), st.none(), st.integers(-5, 5))),
+    "s": (pa.string(), st.one_of(TEXT, st.none(), st.integers(), st.just("\ud800"))),
+}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(VALUES)).flatmap(lambda code: st.tuples(st.just(code), st.lists(VALUES[code][1], max_size=40))),
+       st.booleans())
+def test_a_column_is_pyarrows_or_declined(code_values: tuple[str, list[Any]], nullable: bool) -> None:
+    """Where the C builder takes the values, its array equals pyarrow's; it declines every value pyarrow refuses."""
+    from replay.archive.columnar import _array
+    code, values = code_values
+    type_ = VALUES[code][0]
+    built = _array(C, tuple(values), type_, nullable)
+    try:
+        want = pa.array(values, type_)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        assert built is None
+        return
+    if built is not None:
+        built.validate(full=True)
+        assert built.equals(want)
+        assert nullable or want.null_count == 0
+
+
+def test_fields_takes_exact_dicts_with_exactly_the_keys() -> None:
+    assert C.fields([{"a": 1, "b": 2}, {"b": 3, "a": 4}], ("a", "b")) == ((1, 4), (2, 3))
+    assert C.fields([{"a": 1}], ("a", "b")) is None
+    assert C.fields([{"a": 1, "b": 2, "c": 3}], ("a", "b")) is None
+    assert C.fields([{"a": 1, "c": 3}], ("a", "b")) is None
+    assert C.fields([None], ("a",)) is None
+    assert C.fields([], ("a",)) == ((),)
+
+
+@pytest.mark.parametrize("kind", sorted(g.kind for g in registry.games()))
+def test_every_kinds_import_writes_the_same_files_both_ways(kind: str) -> None:
+    game = registry.get(kind)
+    low, high = game.players
+    games = [simulated(game, 3, i, min(low + i % 2, high), check_bots(game, ()), game.pack()) for i in range(6)]
+    files = []
+    for compiled in (True, False):
+        with tempfile.TemporaryDirectory() as tmp, chain_compiled.use(compiled):
+            archive = Archive.init(Path(tmp) / "a")
+            archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g[:7]) for g in games])
+            archive.append_many([StreamAppend(g[0].game_id, 6, g[7:]) for g in games])  # chained from stored links
+            files.append([archive.path_of(p).read_bytes() for p in sorted(archive.snapshot().files)])
+    assert files[0] == files[1]
+    events = [e for g in games for e in g]
+    hashes = pa.array(range(len(events)), pa.int64())
+    from replay.archive.columnar import encode_columns
+    columnar = encode_columns(C, events, game, hashes, C.columns(events))
+    assert parquet_bytes(columnar) == parquet_bytes(encode(events, game, hashes))
+
+
+def test_a_batch_of_several_kinds_writes_the_same_files_both_ways(tmp_path: Path) -> None:
+    kinds = ["pig", "flip7"]
+    files = []
+    for compiled in (True, False):
+        with chain_compiled.use(compiled):
+            archive = Archive.init(tmp_path / f"a{compiled}")
+            events = []
+            for i, kind in enumerate(kinds * 2):
+                game = registry.get(kind)
+                events.extend(simulated(game, 3, i, game.players[0], check_bots(game, ()), game.pack()))
+            for prepared in archive.prepare_files(events):
+                files.append(prepared.data)
+    assert files[: len(files) // 2] == files[len(files) // 2:]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(MUTATIONS), st.integers(0, 10_000), st.integers(1, 4), st.booleans())
+def test_damaged_batches_fail_as_the_pure_path_fails(mutation: str, where: int, games: int, continuing: bool) -> None:
+    names = sorted(GAMES)[:games]
+    outcomes, stored = [], []
+    for compiled in (True, False):
+        appends = [StreamAppend(g, NEW_STREAM, GAMES[g][:40]) for g in names]
+        with tempfile.TemporaryDirectory() as tmp, chain_compiled.use(compiled):
+            archive = Archive.init(Path(tmp) / "a")
+            if continuing:
+                archive.append_many(appends)
+                appends = [StreamAppend(g, 39, GAMES[g][40:90]) for g in names]
+            batch = _mutated(mutation, where, appends)
+            outcomes.append(_outcome(lambda archive=archive, batch=batch: archive.append_many(batch)))
+            stored.append([archive.path_of(p).read_bytes() for p in sorted(archive.snapshot().files)])
+    assert outcomes[0] == outcomes[1]
+    assert stored[0] == stored[1]
