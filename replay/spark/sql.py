@@ -17,6 +17,7 @@ error rather than DuckDB's ``inf`` or a silent ``NULL``.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,9 +51,12 @@ _DAMAGE_SIGNS = ("is not a Parquet file", "Could not read footer", "can not read
                  "ParquetDecodingException", "CorruptStatistics", "Malformed Parquet")
 """What the JVM says of a damaged Parquet file where Spark gives no error condition."""
 
+_GLOB = re.compile(r"([\\{}\[\]*?])")
+"""Hadoop's glob pattern characters, each escaped with a backslash."""
+
 
 def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None = None,
-        spark: SparkSession | None = None, master: str | None = None, dialect: str = "duckdb") -> pa.Table:
+        spark: SparkSession | None = None, master: str | None = None) -> pa.Table:
     """What ``replay query --engine spark`` runs: a named query or SQL over the archive's views on
     ``spark`` (default: the running session, or one started on ``master``), refused when it reads
     a view whose files are damaged, as DuckDB's :func:`replay.analytics.sql.ask` refuses it."""
@@ -60,7 +64,7 @@ def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None 
     if isinstance(query, NamedQuery):
         translation = translate(query.sql, names, query.values(given or {}))
     else:
-        translation = translate(query, names, dialect=dialect)
+        translation = translate(query, names)
     damaged = damaged_views(archive)
     for table in sorted(translation.reads & set(damaged)):
         first = damaged[table][0]
@@ -129,13 +133,16 @@ def _frame(con: SparkSession, archive: Archive, src: Sources, name: str, made: d
 
 
 def _parquet(con: SparkSession, name: str, paths: list[Path], empty: pa.Schema) -> DataFrame:
+    """The files with the columns they hold (as DuckDB reads them), or no rows of ``empty``'s columns."""
     return _read(con, name, paths) if paths else _empty(con, empty)
 
 
 def _read(con: SparkSession, name: str, paths: list[Path]) -> DataFrame:
-    """The Parquet files, exactly these (no globbing: an archive's path may hold ``[`` or ``*``)."""
+    """The Parquet files, exactly these: Spark reads each path as a glob pattern, so the pattern
+    characters an archive's path may hold (``games[1]/``) are escaped. (Turning globbing off
+    instead makes Spark 4 read a file once per path given in its folder.)"""
     try:
-        return con.read.option("__globPaths__", "false").parquet(*(str(p) for p in paths))
+        return con.read.parquet(*(_GLOB.sub(r"\\\1", str(p)) for p in paths))
     except Exception as exc:  # Spark reads a footer here for the schema: a damaged one fails the view
         raise _error(exc, f"{name}: ") from exc
 
@@ -150,6 +157,17 @@ def run(con: SparkSession, sql: str, names: list[str] | None = None) -> pa.Table
         table: pa.Table = con.sql(sql).toArrow()
     except Exception as exc:  # Spark's errors come as PySpark or Py4J exceptions of many classes
         raise _error(exc, "", names, sql) from exc
+    return _as_duckdb_numbers(table)
+
+
+def _as_duckdb_numbers(table: pa.Table) -> pa.Table:
+    """Spark's decimal columns as DuckDB gives them: where DuckDB's average of ``1.0``s is a
+    float, Spark's is an exact decimal (``avg(CASE WHEN won THEN 1.0 ELSE 0.0 END)``), which
+    would print as ``1`` where DuckDB prints ``1.0``. Whole decimals that fit become integers."""
+    for i, field in enumerate(table.schema):
+        if pa.types.is_decimal(field.type):
+            whole = field.type.scale == 0 and field.type.precision <= 18
+            table = table.set_column(i, field.name, table.column(i).cast(pa.int64() if whole else pa.float64()))
     return table
 
 

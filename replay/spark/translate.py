@@ -66,7 +66,7 @@ def translate(sql: str, views: Collection[str], params: dict[str, Any] | None = 
         with _quiet("sqlglot"):  # it logs a warning before reading a statement it does not know as a Command
             statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
     except (ParseError, TokenError) as exc:
-        raise QueryError(f"{ENGINE}: sqlglot could not read the SQL ({dialect} dialect): {_first_line(exc)}") from exc
+        raise _unreadable(sql, views, dialect, exc) from exc
     if not statements:
         raise QueryError("no SQL statement to run (only comments or blanks)")
     if len(statements) > 1:
@@ -82,6 +82,29 @@ def translate(sql: str, views: Collection[str], params: dict[str, Any] | None = 
     return Translation(text, frozenset(reads))
 
 
+def _unreadable(sql: str, views: Collection[str], dialect: str, exc: Exception) -> QueryError:
+    """Why SQL sqlglot cannot read in ``dialect`` is not run: a statement only Spark has (``ADD JAR``,
+    ``TRANSFORM ... USING``) is named as refused; anything else gets sqlglot's reason."""
+    import sqlglot
+    from sqlglot.errors import ParseError, TokenError
+
+    if dialect != "spark":
+        try:
+            with _quiet("sqlglot"):
+                as_spark = [s for s in sqlglot.parse(sql, read="spark") if s is not None]
+        except (ParseError, TokenError):
+            as_spark = []
+        if len(as_spark) > 1:
+            return refused(f"{len(as_spark)} statements ({', '.join(_kind(s) for s in as_spark)})")
+        if as_spark:
+            try:
+                _check(as_spark[0], {v.lower(): v for v in views})
+            except QueryError as refusal:
+                return refusal
+    return QueryError(f"{ENGINE}: sqlglot could not read the SQL ({dialect} dialect; the engines share DuckDB's): "
+                      f"{_first_line(exc)}")
+
+
 def _check(tree: Any, views: dict[str, str]) -> None:
     """Refuse anything but one query that reads the archive's views and calls no Java."""
     from sqlglot import exp
@@ -94,7 +117,7 @@ def _check(tree: Any, views: dict[str, str]) -> None:
         "Revoke", "Comment", "Directory", "Transaction", "Commit", "Rollback") if hasattr(exp, name))
     for node in tree.walk():
         if isinstance(node, forbidden):
-            raise refused(f"a {_kind(node)} inside the query")
+            raise refused(f"{_kind(node)} inside the query")
         if isinstance(node, exp.Func):
             name = (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
             if name in _JAVA_CALLS:
@@ -146,7 +169,9 @@ def _kind(statement: Any) -> str:
     from sqlglot import exp
 
     if isinstance(statement, exp.Command):
-        return f"{str(statement.this).upper()} command"
+        return str(statement.this).upper()
+    if isinstance(statement, exp.QueryTransform):
+        return "TRANSFORM ... USING (a script Spark would run)"
     return type(statement).__name__.upper()
 
 
