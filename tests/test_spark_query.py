@@ -140,15 +140,39 @@ def test_a_damaged_part_is_refused_or_named_never_answered(copy, spark):
     ("INSERT OVERWRITE DIRECTORY '/tmp/out' SELECT * FROM games", "INSERT"),
     ("SET spark.sql.runSQLOnFiles = true", "SET"),
     ("ADD JAR /tmp/x.jar", "ADD"),
+    ("CACHE TABLE games", "CACHE"),
     ("SELECT TRANSFORM(game_id) USING 'cat' FROM games", "TRANSFORM"),
     ("SELECT * FROM parquet.\"/etc/passwd\"", "not one of the archive's views"),
+    ("SELECT * FROM spark_catalog.default.games", "not one of the archive's views"),
     ("SELECT reflect('java.lang.System', 'exit', '0')", "reflect"),
     ("SELECT 1; DROP TABLE games", "2 statements"),
+    ("WITH x AS (SELECT 1) INSERT INTO games SELECT * FROM x", "INSERT"),
 ])
-def test_anything_but_one_read_only_query_is_refused(mixed, spark, sql, refused):
-    result = CliRunner().invoke(cli, ["query", "-a", str(mixed.root), "--engine", "spark", sql])
+def test_anything_but_one_read_only_query_is_refused(sql, refused):
+    """Decided on sqlglot's tree before Spark is asked (no JVM needed)."""
+    from replay.spark.translate import translate
+
+    with pytest.raises(QueryError, match="^refused: ") as caught:
+        translate(sql, views(registry))
+    assert refused in str(caught.value)
+
+
+def test_a_refusal_through_the_command(mixed, spark):
+    result = CliRunner().invoke(cli, ["query", "-a", str(mixed.root), "--engine", "spark",
+                                      "INSERT OVERWRITE DIRECTORY '/tmp/out' SELECT * FROM games"])
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert "refused" in result.stderr and refused in result.stderr
+    assert "refused: INSERT" in result.stderr
+
+
+def test_the_translation_reads_the_views_it_names():
+    from replay.spark.translate import translate
+
+    done = translate("SELECT t.game_id FROM pig.turns t JOIN games USING (game_id) WHERE turns_x = $n",
+                     views(registry), {"n": "it's"})
+    assert done.reads == {"pig.turns", "games"}
+    assert "`pig.turns` AS t" in done.sql and "'it\\'s'" in done.sql
+    with pytest.raises(QueryError, match=r"\$n, which is not given"):
+        translate("SELECT $n", views(registry))
 
 
 def test_sql_spark_cannot_run_gets_one_message_naming_the_engine(mixed, spark):

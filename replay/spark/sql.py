@@ -174,7 +174,8 @@ def _as_duckdb_numbers(table: pa.Table) -> pa.Table:
 def _error(exc: Exception, prefix: str, names: list[str] | None = None, sql: str = "") -> QueryError:
     """One clear message for a failure inside Spark: damage named as such, the rest with the views."""
     condition = _condition(exc)
-    text = str(exc).strip()
+    java = getattr(exc, "java_exception", None)  # a Py4J error PySpark did not convert: its first line names only the call
+    text = str(java.toString() if java is not None else exc).strip()
     first = text.splitlines()[0] if text else type(exc).__name__
     if condition.startswith(_DAMAGE_CONDITIONS) or any(sign in text for sign in _DAMAGE_SIGNS):
         return QueryError(f"{prefix}{ENGINE}: {first[:400]}\n{DAMAGE_HINT}")
