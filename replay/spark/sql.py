@@ -72,7 +72,12 @@ def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None 
     if spark is None:
         spark = session(SparkSettings(master=master) if master else None)
     con = connect(spark, archive, translation.reads)
-    return run(con, translation.sql, names)
+    try:
+        return run(con, translation.sql, names)
+    finally:  # the session goes, and with it its views; a long-running process (a notebook) keeps none
+        for view in con.catalog.listTables():
+            if view.isTemporary:
+                con.catalog.dropTempView(f"`{view.name}`")
 
 
 def connect(spark: SparkSession, archive: Archive, names: set[str] | frozenset[str]) -> SparkSession:
