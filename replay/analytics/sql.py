@@ -33,8 +33,9 @@ from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, kind_schema
 from .core import CORE_TABLES
 from .named import NamedQuery, QueryError, load_queries, load_query_dir
-from .project import check_derived, coverage, damaged_tables, part_paths
+from .project import check_derived, coverage, damaged_tables
 from .sandbox import OPENS, UNSAFE_FLAG, check_read_only, confine, tokenize
+from .sources import sources
 
 QUERIES_ENV = "REPLAY_QUERIES"
 ENVELOPE = [f.name for f in ENVELOPE_SCHEMA if f.name != "hash"]
@@ -74,14 +75,10 @@ def connect(archive: Archive, threads: int | None = None, unsafe: bool = False,
     damaged = set(damaged_views(archive) if leave_out is None else leave_out)
     if threads:
         con.execute(f"SET threads = {int(threads)}")
-    state = archive.snapshot()
+    src = sources(archive)
     envelope_parts = []
-    core_parts: dict[str, list[Path]] = {t: [] for t in CORE_TABLES}
     for game in archive.registry.games():
-        files = sorted(archive.path_of(f.path) for f in state.files.values() if f.kind == game.kind)
-        parts = part_paths(archive, game)
-        for t in CORE_TABLES:
-            core_parts[t] += parts.get(t, [])
+        files = src.events[game.kind]
         if game.analytics is None:
             if files:
                 envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM read_parquet({_sql_list(files)})")
@@ -93,7 +90,7 @@ def connect(archive: Archive, threads: int | None = None, unsafe: bool = False,
             envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM {schema}.events")
         for name, table_schema in game.analytics.tables.items():
             if f"{schema}.{name}" not in damaged:
-                _view(con, f"{schema}.{name}", parts.get(f"{schema}.{name}", []), table_schema)
+                _view(con, f"{schema}.{name}", src.parts.get(f"{schema}.{name}", []), table_schema)
         for name, table in game.analytics.reference_tables().items():
             con.register(f"_ref_{schema}_{name}", table)
             con.execute(f"CREATE VIEW {schema}.{name} AS SELECT * FROM _ref_{schema}_{name}")
@@ -105,7 +102,7 @@ def connect(archive: Archive, threads: int | None = None, unsafe: bool = False,
         _view(con, "events", [], pa.schema([f for f in ENVELOPE_SCHEMA if f.name != "hash"]))
     for name, table_schema in CORE_TABLES.items():
         if name not in damaged:
-            _view(con, name, core_parts[name], table_schema)
+            _view(con, name, src.parts[name], table_schema)
     if not unsafe:
         confine(con, [archive.root / "data", archive.root / "derived"])
     return con

@@ -11,6 +11,7 @@ import click
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..analytics.named import NamedQuery
 from ..analytics.project import project as run_project
 from ..analytics.sandbox import OPENS
 from ..analytics.sql import all_queries, ask, by_kind, find_query, freshness
@@ -94,9 +95,13 @@ def _write(table: pa.Table, fmt: str, output: str | None) -> None:
 @click.option("--output", "-o", help="write to this file (.parquet implies --format parquet)")
 @click.option("--unsafe-sql", is_flag=True,
               help=f"run the SQL with DuckDB's full powers: {OPENS}. Only for SQL you trust")
+@click.option("--engine", type=click.Choice(["duckdb", "spark"]), default="duckdb", show_default=True,
+              help="DuckDB in-process, or Spark SQL (the `spark` extra and Java 17+; the SQL is still DuckDB's dialect, "
+                   "translated: see docs/spark-sql.md)")
+@click.option("--spark-master", help="with --engine spark: where Spark runs (default $REPLAY_SPARK_MASTER or local[*])")
 @archive_option
 def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: bool, fmt: str,
-          output: str | None, unsafe_sql: bool, archive_path: Path) -> None:
+          output: str | None, unsafe_sql: bool, engine: str, spark_master: str | None, archive_path: Path) -> None:
     """Ask the archive in SQL (DuckDB, in-process), across every game kind.
 
     Views: events (every event of every kind: envelope), games and players (one row
@@ -111,12 +116,16 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
     data/ and derived/ files. COPY, ATTACH, INSTALL/LOAD, SET, CREATE and reading
     other files are refused; --unsafe-sql allows them.
 
+    --engine spark runs the same SQL (DuckDB's dialect, translated) on Spark SQL over
+    the same files, read-only (docs/spark-sql.md).
+
     \b
     Example:
       replay query "SELECT kind, count(*) FROM games GROUP BY kind"
       replay query --name wonders_dice.win_rate_by_city --param min_games=20
       replay query --name dice_fairness --format csv -o fairness.csv
       replay query --unsafe-sql "COPY (FROM games) TO 'games.csv'"
+      replay query --engine spark --name wonders_dice.win_rate_by_city
     """
     queries = all_queries(registry)
     if list_:
@@ -128,6 +137,10 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
         return
     if bool(sql) == bool(name):
         raise click.UsageError("give SQL or --name NAME (or --list)")
+    if engine == "spark":
+        _spark_ready(unsafe_sql)
+    elif spark_master:
+        raise click.UsageError("--spark-master goes with --engine spark")
     archive = Archive(archive_path)
     named = find_query(queries, name) if name else None
     for note in freshness(archive, named.sql if named else sql or ""):
@@ -139,11 +152,31 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
             if not sep:
                 raise click.BadParameter(f"{item!r}: use k=v", param_hint="--param")
             given[key] = value
-        table = ask(archive, named, given, unsafe=unsafe_sql)
+        table = _ask(engine, archive, named, given, unsafe_sql, spark_master)
     else:
         assert sql is not None
-        table = ask(archive, sql, unsafe=unsafe_sql)
+        table = _ask(engine, archive, sql, {}, unsafe_sql, spark_master)
     _write(table, fmt, output)
+
+
+def _spark_ready(unsafe_sql: bool) -> None:
+    """Before anything is read: Spark can start here, and is not asked for what only DuckDB does."""
+    from ..spark.session import SparkUnavailable, missing
+
+    if unsafe_sql:
+        raise click.UsageError("--unsafe-sql is DuckDB's: --engine spark runs one read-only query")
+    why = missing()
+    if why:
+        raise SparkUnavailable(why)
+
+
+def _ask(engine: str, archive: Archive, query: str | NamedQuery, given: dict[str, str], unsafe_sql: bool,
+         spark_master: str | None) -> pa.Table:
+    if engine == "spark":
+        from ..spark.sql import ask as spark_ask  # pyspark is imported only when asked for
+
+        return spark_ask(archive, query, given, master=spark_master)
+    return ask(archive, query, given, unsafe=unsafe_sql)
 
 
 @click.command()

@@ -3,7 +3,7 @@
 WITH builds AS (
     SELECT b.age,
            count(*) AS builds,
-           count(*) FILTER (WHERE len(c.chain_from) > 0) AS chainable_builds,
+           count(*) FILTER (WHERE array_length(c.chain_from) > 0) AS chainable_builds,
            count(*) FILTER (WHERE b.free = 'chain') AS chain_builds
     FROM seven_wonders.plays b LEFT JOIN seven_wonders.cards c ON c.age = b.card_age AND c.id = b.card
     WHERE b.action = 'build'

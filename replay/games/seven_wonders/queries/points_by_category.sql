@@ -1,10 +1,9 @@
 -- question: Where do the points come from? Average final points per scoring category, its share of all points, for winners and for the others
 -- columns: category, seats, avg_points, share, avg_points_winners, avg_points_others, max_points
 WITH long AS (
-    UNPIVOT (SELECT won, total, vp_military, vp_treasury, vp_wonder, vp_civilian, vp_commercial, vp_guilds, vp_science
-             FROM seven_wonders.players)
-    ON vp_military, vp_treasury, vp_wonder, vp_civilian, vp_commercial, vp_guilds, vp_science
-    INTO NAME category VALUE points
+    SELECT * FROM (SELECT won, total, vp_military, vp_treasury, vp_wonder, vp_civilian, vp_commercial, vp_guilds, vp_science
+                   FROM seven_wonders.players)
+    UNPIVOT (points FOR category IN (vp_military, vp_treasury, vp_wonder, vp_civilian, vp_commercial, vp_guilds, vp_science))
 ), everything AS (
     SELECT sum(total) AS all_points FROM seven_wonders.players
 )

@@ -3,10 +3,10 @@
 WITH civilian AS (
     SELECT * FROM seven_wonders_duel.players WHERE victory = 'civilian'
 ), long AS (
-    UNPIVOT (SELECT won, vp_civilian, vp_science, vp_commercial, vp_guilds, vp_wonders, vp_progress, vp_military,
-                    vp_treasury FROM civilian)
-    ON vp_civilian, vp_science, vp_commercial, vp_guilds, vp_wonders, vp_progress, vp_military, vp_treasury
-    INTO NAME category VALUE points
+    SELECT * FROM (SELECT won, vp_civilian, vp_science, vp_commercial, vp_guilds, vp_wonders, vp_progress, vp_military,
+                          vp_treasury FROM civilian)
+    UNPIVOT (points FOR category IN (vp_civilian, vp_science, vp_commercial, vp_guilds, vp_wonders, vp_progress,
+                                     vp_military, vp_treasury))
 ), everything AS (
     SELECT sum(total) AS all_points FROM civilian
 )

@@ -5,7 +5,7 @@ WITH first_building AS (
     -- at the earliest turn a player has a complete building: the first of them by name
     SELECT game_id, seat, list_sort(arg_min(completed, turn))[1] AS building
     FROM wonders_dice.turn_states
-    WHERE len(completed) > 0
+    WHERE array_length(completed) > 0
     GROUP BY game_id, seat
 )
 SELECT fb.building AS first_completed,

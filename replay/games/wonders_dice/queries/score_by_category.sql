@@ -1,9 +1,10 @@
 -- question: Where do the points come from? Average final VP per scoring category, by player count.
 -- columns: players, category, avg_vp, share_of_total
 WITH long AS (
-    UNPIVOT (SELECT players, vp_warehouse, vp_military, vp_agora, vp_market, vp_university, vp_guild,
-                    vp_gallery, vp_wonder, vp_bonus FROM wonders_dice.players)
-    ON COLUMNS('^vp_') INTO NAME category VALUE vp
+    SELECT * FROM (SELECT players, vp_warehouse, vp_military, vp_agora, vp_market, vp_university, vp_guild,
+                          vp_gallery, vp_wonder, vp_bonus FROM wonders_dice.players)
+    UNPIVOT (vp FOR category IN (vp_warehouse, vp_military, vp_agora, vp_market, vp_university, vp_guild,
+                                 vp_gallery, vp_wonder, vp_bonus))
 )
 SELECT players,
        replace(category, 'vp_', '') AS category,
