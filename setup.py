@@ -1,4 +1,5 @@
-"""The optional C extension of the 7 Wonders Dice fold (everything else is in pyproject.toml).
+"""The optional C extensions: the 7 Wonders Dice fold's kernel and the archive's column decoder
+(everything else is in pyproject.toml).
 
 ``optional=True``: where it cannot be compiled (no compiler, no Python headers), the install goes on
 without it and the pure-Python code runs instead, with the same results
@@ -12,6 +13,11 @@ setup(
         Extension(
             "replay.games.wonders_dice._ckernel",
             ["replay/games/wonders_dice/_ckernel.c"],
+            optional=True,
+        ),
+        Extension(  # Arrow payload columns to Python values (replay/columns.py), the same way optional
+            "replay._columns",
+            ["replay/_columns.c"],
             optional=True,
         ),
     ],
