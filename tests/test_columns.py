@@ -100,6 +100,13 @@ def test_an_archive_reads_the_same_through_every_reader(tmp_path):
                 assert sorted(iter_games(archive, game, streams), key=lambda es: es[0].game_id) == sorted(
                     games, key=lambda es: es[0].game_id)
                 assert read_games(archive, game, streams, archive.snapshot().files, {}) == {g[0].game_id: g for g in games}
+                ids = sorted(streams)
+                for chosen in (ids[2:5], ids[::2], ids[-1:]):  # one run of rows (a slice), scattered rows (a filter)
+                    some = {g: streams[g] for g in chosen}
+                    assert read_games(archive, game, some, archive.snapshot().files, {}) == {
+                        g: archive.read_game(g) for g in chosen}
+                    assert {es[0].game_id: es for es in iter_games(archive, game, some)} == {
+                        g: archive.read_game(g) for g in chosen}
 
 
 def test_old_versions_are_upcast_the_same(tmp_path):
