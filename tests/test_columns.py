@@ -178,7 +178,7 @@ def _extend(inner: st.SearchStrategy) -> st.SearchStrategy:
     )
 
 
-TYPED = st.recursive(st.sampled_from(_SCALARS), _extend, max_leaves=8)
+TYPED = st.recursive(st.sampled_from(_SCALARS), lambda inner: _extend(inner), max_leaves=8)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
