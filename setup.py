@@ -1,9 +1,9 @@
 """The optional C extensions (everything else is in pyproject.toml): the 7 Wonders Dice fold's kernel,
-and the hash chain's links for bulk import.
+the hash chain's links for bulk import, and the archive's column decoder.
 
 ``optional=True``: where one cannot be compiled (no compiler, no Python headers), the install goes on
 without it and the pure-Python code runs instead, with the same results
-(replay/games/wonders_dice/compiled.py, replay/chain_compiled.py; REPLAY_PURE=1 forces that path where
+(replay/games/wonders_dice/compiled.py, replay/chain_compiled.py, replay/columns.py; REPLAY_PURE=1 forces that path where
 they are built).
 """
 
@@ -21,6 +21,11 @@ setup(
             ["replay/_cchain.c"],
             libraries=["m"],  # cbrtl, sqrtl: SHA-256's constants computed from their definition
             extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(  # Arrow payload columns to Python values (replay/columns.py), the same way optional
+            "replay._columns",
+            ["replay/_columns.c"],
             optional=True,
         ),
     ],

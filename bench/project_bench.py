@@ -28,11 +28,13 @@ import json
 import multiprocessing
 import resource
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from replay import columns
 from replay.analytics.core import CoreRows
 from replay.analytics.project import _tables, derive_records, project, tables_of
 from replay.archive import Archive
@@ -83,7 +85,10 @@ def main() -> None:
     ap.add_argument("--dir", type=Path)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--repeat", type=int, default=1, help="projections per worker count (the best is kept)")
+    ap.add_argument("--ab-decoder", action="store_true",
+                    help="also read and project with pyarrow's decoding (columns.use(False)), alternated, CPU medians")
     args = ap.parse_args()
+    ab: dict[str, list[float]] = {}
     work = args.dir or Path(tempfile.mkdtemp(prefix="replay-project-"))
     root = work / "archive"
     if not (root / "REPLAY_ARCHIVE").exists():
@@ -94,6 +99,15 @@ def main() -> None:
     streams = {g: s for g, s in archive.snapshot().streams.items() if s.kind == game.kind}
     r: dict[str, Any] = {"kind": args.kind, "games": len(streams)}
 
+    if args.ab_decoder:  # reading with pyarrow's decoding, alternated with the column decoder's below
+        for _ in range(args.repeat):
+            with columns.use(False):
+                t = time.process_time()
+                list(iter_games(archive, game, streams))
+                ab.setdefault("read_decode_pyarrow_s", []).append(time.process_time() - t)
+            t = time.process_time()
+            list(iter_games(archive, game, streams))
+            ab.setdefault("read_decode_s", []).append(time.process_time() - t)
     t = time.process_time()
     games = list(iter_games(archive, game, streams))
     r["read_decode_s"] = time.process_time() - t
@@ -125,7 +139,14 @@ def main() -> None:
     del rows, games
 
     for workers in (1, 2):
-        runs = [timed_project(root, args.kind, workers) for _ in range(args.repeat)]
+        runs = []
+        for _ in range(args.repeat):
+            if args.ab_decoder:  # the forked workers inherit the switch
+                with columns.use(False):
+                    before = timed_project(root, args.kind, workers)
+                ab.setdefault(f"project_w{workers}_cpu_pyarrow_s", []).append(before["cpu_main_s"] + before["cpu_workers_s"])
+            runs.append(timed_project(root, args.kind, workers))
+            ab.setdefault(f"project_w{workers}_cpu_s", []).append(runs[-1]["cpu_main_s"] + runs[-1]["cpu_workers_s"])
         best = min(runs, key=lambda x: x["wall_s"])
         r.update({f"project_w{workers}_{k}": v for k, v in best.items() if k != "games"})
     r["speedup_1_to_2"] = r["project_w1_wall_s"] / r["project_w2_wall_s"]
@@ -147,6 +168,13 @@ def main() -> None:
               f"{r[f'project_w{w}_cpu_main_s']:>10.2f}{r[f'project_w{w}_cpu_workers_s']:>12.2f}")
     print(f"speed-up from 1 to 2 processes: {r['speedup_1_to_2']:.2f}x wall clock; "
           f"{r['speedup_1_to_2_cpu']:.2f}x on two free cores (from the CPU times)")
+    if args.ab_decoder:
+        print("A/B, CPU seconds (all processes), pyarrow decoding -> column decoder, medians of", args.repeat)
+        for key in ("read_decode", "project_w1_cpu", "project_w2_cpu"):
+            a = statistics.median(ab[f"{key}_pyarrow_s"])
+            b = statistics.median(ab[f"{key}_s"])
+            print(f"{key:<34}{a:>9.2f} ->{b:>7.2f}  x{a / b:.2f}  ({1000 * a / n:.2f} -> {1000 * b / n:.2f} ms/game)")
+        r["ab_decoder"] = ab
     if args.json:
         args.json.write_text(json.dumps(r, indent=2))
     if args.dir is None:

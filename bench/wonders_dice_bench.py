@@ -9,8 +9,10 @@ the same files and folds trivially (counts each game's events), so the ratio sho
 the rules cost; the last row is the fold alone (the events already decoded, in memory).
 Simulation is measured per bot. Replay and the fold are measured twice in the same run, with the
 compiled kernel (``replay/games/wonders_dice/_ckernel.c``, where it is built) and with the pure-Python
-code (``compiled.use(False)``, what ``REPLAY_PURE=1`` gives), alternating ``--rounds`` times: the rows
-are the medians, and the last rows the ratios. Times are the process's CPU time (``time.process_time``): on a
+code (``compiled.use(False)``, what ``REPLAY_PURE=1`` gives), and with the compiled kernel but pyarrow's
+decoding instead of the compiled column decoder (``replay/columns.py``: the code before the sixth pass),
+alternating ``--rounds`` times: the rows are the medians, and the last rows the ratios. The baseline
+is measured both ways too. Times are the process's CPU time (``time.process_time``): on a
 shared machine, wall-clock time measures the neighbours too.
 """
 
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from game_bench import timed_replays
 
+from replay import columns
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.archive.compact import compact
 from replay.games.wonders_dice import compiled, simulate_game
@@ -41,7 +44,7 @@ def main() -> None:
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="replay-wd-bench-"))
     archive = Archive.init(work / "archive")
-    print(f"{'':<28}" + "".join(f"{n}p".rjust(12) for n in range(2, 8)))
+    print(f"{'':<36}" + "".join(f"{n}p".rjust(12) for n in range(2, 8)))
 
     sim = {}
     for bots in (("random",),) if args.no_sim else (("random",), ("greedy",)):
@@ -53,34 +56,45 @@ def main() -> None:
             if bots == ("random",):
                 archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
         sim[bots[0]] = row
-        print(f"{'simulate ' + bots[0] + ' games/s':<28}" + "".join(f"{v:12,.0f}" for v in row))
+        print(f"{'simulate ' + bots[0] + ' games/s':<36}" + "".join(f"{v:12,.0f}" for v in row))
     compact(archive)
 
-    runs: dict[bool, list[dict[int, tuple[int, int, float, float]]]] = {True: [], False: []}
-    trivial = timed_replays(archive, "7wonders-dice", None)
+    # True: compiled kernel and column decoder; False: pure Python and pyarrow (REPLAY_PURE=1);
+    # "decode": the compiled kernel with pyarrow's decoding (the code before the sixth pass)
+    runs: dict[bool | str, list[dict[int, tuple[int, int, float, float]]]] = {True: [], False: [], "decode": []}
+    trivial: dict[bool, list[dict[int, tuple[int, int, float, float]]]] = {True: [], False: []}
     for _ in range(args.rounds):
         for on in (False, True):
-            with compiled.use(on):
+            with columns.use(on):
+                trivial[on].append(timed_replays(archive, "7wonders-dice", None))
+        for on in (False, "decode", True):
+            with compiled.use(on is not False), columns.use(on is True):
                 runs[on].append(timed_replays(archive, "7wonders-dice", fold))
 
-    def median(on: bool, n: int, i: int) -> float:
+    def median(on: bool | str, n: int, i: int) -> float:
         """The median over the rounds of events (i=2: over all the CPU time; i=3: over the fold's)."""
         return statistics.median(r[n][0] / r[n][i] for r in runs[on])
 
     counts = runs[False][0]
     print(f"compiled kernel: {'built' if compiled.BUILT_ACTION is not None else compiled.NOT_BUILT}")
-    for on, label in ((True, "compiled"), (False, "pure")):
-        if on and compiled.BUILT_ACTION is None:
+    print(f"column decoder: {'built' if columns.BUILT is not None else columns.NOT_BUILT}")
+    paths: tuple[tuple[bool | str, str], ...] = ((True, "compiled"), ("decode", "kernel, pyarrow decoding"), (False, "pure"))
+    for on, label in paths:
+        if on is not False and compiled.BUILT_ACTION is None:
             continue
-        print(f"{'replay events/s ' + label:<28}" + "".join(f"{median(on, n, 2):12,.0f}" for n in range(2, 8)))
-        print(f"{'fold only events/s ' + label:<28}" + "".join(f"{median(on, n, 3):12,.0f}" for n in range(2, 8)))
+        print(f"{'replay events/s ' + label:<36}" + "".join(f"{median(on, n, 2):12,.0f}" for n in range(2, 8)))
+        print(f"{'fold only events/s ' + label:<36}" + "".join(f"{median(on, n, 3):12,.0f}" for n in range(2, 8)))
         ms = [1000 * (counts[n][0] / counts[n][1]) / median(on, n, 2) for n in range(2, 8)]
-        print(f"{'ms per game ' + label:<28}" + "".join(f"{v:12,.2f}" for v in ms))
+        print(f"{'ms per game ' + label:<36}" + "".join(f"{v:12,.2f}" for v in ms))
     if compiled.BUILT_ACTION is not None:
         for label, i in (("replay: compiled/pure", 2), ("fold: compiled/pure", 3)):
-            print(f"{label:<28}" + "".join(f"{median(True, n, i) / median(False, n, i):12,.2f}" for n in range(2, 8)))
-    print(f"{'baseline events/s':<28}" + "".join(f"{trivial[n][0] / trivial[n][2]:12,.0f}" for n in range(2, 8)))
-    print(f"{'events per game':<28}" + "".join(f"{counts[n][0] / counts[n][1]:12,.0f}" for n in range(2, 8)))
+            print(f"{label:<36}" + "".join(f"{median(True, n, i) / median(False, n, i):12,.2f}" for n in range(2, 8)))
+        print(f"{'replay: compiled/pyarrow decoding':<36}"
+              + "".join(f"{median(True, n, 2) / median('decode', n, 2):12,.2f}" for n in range(2, 8)))
+    for on, label in ((True, "column decoder"), (False, "pyarrow")):
+        rate = [statistics.median(r[n][0] / r[n][2] for r in trivial[on]) for n in range(2, 8)]
+        print(f"{'baseline events/s ' + label:<36}" + "".join(f"{v:12,.0f}" for v in rate))
+    print(f"{'events per game':<36}" + "".join(f"{counts[n][0] / counts[n][1]:12,.0f}" for n in range(2, 8)))
     shutil.rmtree(work)
 
 

@@ -9,6 +9,8 @@ have been gathered, so memory holds only the games not yet complete.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from itertools import groupby
+from operator import itemgetter
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -61,13 +63,42 @@ def _file_games(archive: Archive, game: AnyGame, entry: FileEntry, streams: Mapp
     pf = archive.open_data(entry)
     for group in range(pf.metadata.num_row_groups):
         with reading(path):
-            table = pf.read_row_group(group)
-            table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
-            for e in decode(table, game):
-                buf = buffers.setdefault(e.game_id, [])
-                buf.append(e)
-                if len(buf) == streams[e.game_id].last_seq + 1:
-                    yield sorted(buffers.pop(e.game_id), key=lambda x: x.seq)
+            table = _rows_of(pf.read_row_group(group), wanted)
+            for game_id, run in groupby(decode(table, game), key=GAME_ID):  # a file's games are runs of rows
+                buf = buffers.setdefault(game_id, [])
+                need = streams[game_id].last_seq + 1
+                events = list(run)
+                while events:  # a game is handed on the moment it has its events (extra ones start a new buffer)
+                    take = need - len(buf)
+                    if take <= 0:  # a stream the manifest says is empty: never complete
+                        buf.extend(events)
+                        break
+                    buf.extend(events[:take])
+                    events = events[take:]
+                    if len(buf) == need:
+                        yield sorted(buffers.pop(game_id), key=SEQ)
+                        buf = buffers.setdefault(game_id, [])
+                if not buf:
+                    del buffers[game_id]
+
+
+GAME_ID, SEQ = itemgetter(0), itemgetter(1)
+"""An Event's game id and seq, as C-level keys (``groupby``, ``sorted``)."""
+
+
+def _rows_of(table: pa.Table, wanted: pa.Array) -> pa.Table:
+    """The rows of the ``wanted`` games. Files are sorted by game id, so they are usually every row or
+    one run of rows: then the table itself or a zero-copy slice, not a filter that copies every column."""
+    mask = pc.is_in(table.column("game_id"), value_set=wanted)
+    rows = pc.indices_nonzero(mask)
+    if len(rows) == table.num_rows:
+        return table
+    if len(rows) == 0:
+        return table.slice(0, 0)
+    first, last = rows[0].as_py(), rows[-1].as_py()
+    if last - first + 1 == len(rows):
+        return table.slice(first, len(rows))
+    return table.filter(mask)
 
 
 def read_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo], files: Mapping[str, FileEntry],
@@ -101,19 +132,18 @@ def read_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo
         for group in groups:  # a damaged row group loses its games only
             try:
                 with reading(path):
-                    table = pf.read_row_group(group, use_threads=False)
-                    table = table.filter(pc.is_in(table.column("game_id"), value_set=wanted))
+                    table = _rows_of(pf.read_row_group(group, use_threads=False), wanted)
                     events = decode(table, game)
             except DamagedFile as exc:
                 damaged.setdefault(path, str(exc))
                 continue
-            for e in events:
-                gathered[e.game_id].append(e)
+            for game_id, run in groupby(events, key=GAME_ID):
+                gathered[game_id].extend(run)
     out: dict[str, list[Event]] = {}
     for game_id, events in gathered.items():
         info = streams[game_id]
         if len(events) == info.last_seq + 1:
-            out[game_id] = sorted(events, key=lambda x: x.seq)
+            out[game_id] = sorted(events, key=SEQ)
         elif info.files:
             reasons = [damaged[p] for p in info.files if p in damaged]
             unreadable[game_id] = reasons[0] if reasons else "some of its events could not be read"

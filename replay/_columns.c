@@ -1,0 +1,335 @@
+/* Arrow columns to Python values, compiled: what pyarrow's ``Array.to_pylist`` gives (maps as dicts,
+ * as ``maps_as_pydicts="strict"`` does), made straight from the array's buffers.
+ *
+ * Why: decoding the archive's events built each payload dict through pyarrow's per-value Python
+ * objects, about half of a 7 Wonders Dice replay (docs/performance.md, "Sixth pass"). Here a struct
+ * value is one dict filled from its children's buffers, with no intermediate object.
+ *
+ * The array is read through the Arrow C data interface (``__arrow_c_array__``, PyCapsules). Anything
+ * this code does not know (another type, a dictionary-encoded payload, a map with a repeated key,
+ * bytes that are not UTF-8, a buffer missing) is declined: ``values`` returns None with no error
+ * raised and nothing kept, and the caller converts the array with pyarrow as before, which then
+ * gives what it always gave (its values, or its error). replay/columns.py loads this module.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+
+enum Kind { K_NULL, K_BOOL, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64, K_F32, K_F64, K_STR, K_LSTR,
+            K_STRUCT, K_LIST, K_LLIST, K_MAP };
+
+/* A schema node, checked against its array once, so that the per-value code trusts its shape. */
+typedef struct Node {
+    enum Kind kind;
+    const struct ArrowArray *a;
+    const uint8_t *valid; /* NULL: no null to look for */
+    int64_t n;            /* children */
+    struct Node *children;
+    PyObject **keys;      /* struct: the field names, as str */
+} Node;
+
+static void free_node(Node *node) {
+    int64_t i;
+    if (node->children != NULL) {
+        for (i = 0; i < node->n; i++) free_node(&node->children[i]);
+        PyMem_Free(node->children);
+    }
+    if (node->keys != NULL) {
+        for (i = 0; i < node->n; i++) Py_XDECREF(node->keys[i]);
+        PyMem_Free(node->keys);
+    }
+    node->children = NULL;
+    node->keys = NULL;
+}
+
+static int primitive(const char *f, enum Kind *kind) {
+    if (f[0] == '\0' || f[1] != '\0') return 0;
+    switch (f[0]) {
+    case 'n': *kind = K_NULL; return 1;
+    case 'b': *kind = K_BOOL; return 1;
+    case 'c': *kind = K_I8; return 1;
+    case 'C': *kind = K_U8; return 1;
+    case 's': *kind = K_I16; return 1;
+    case 'S': *kind = K_U16; return 1;
+    case 'i': *kind = K_I32; return 1;
+    case 'I': *kind = K_U32; return 1;
+    case 'l': *kind = K_I64; return 1;
+    case 'L': *kind = K_U64; return 1;
+    case 'f': *kind = K_F32; return 1;
+    case 'g': *kind = K_F64; return 1;
+    case 'u': *kind = K_STR; return 1;
+    case 'U': *kind = K_LSTR; return 1;
+    default: return 0;
+    }
+}
+
+/* 1: built; 0: declined (or out of memory: the caller declines the same way). */
+static int build(Node *node, const struct ArrowSchema *s, const struct ArrowArray *a) {
+    const char *f = s->format;
+    int64_t i, want_buffers, want_children = 0;
+    memset(node, 0, sizeof(Node));
+    node->a = a;
+    if (s->dictionary != NULL || a->dictionary != NULL || a->length < 0 || a->offset < 0) return 0;
+    if (primitive(f, &node->kind)) {
+        want_buffers = node->kind == K_NULL ? 0 : (node->kind == K_STR || node->kind == K_LSTR) ? 3 : 2;
+    } else if (strcmp(f, "+s") == 0) {
+        node->kind = K_STRUCT;
+        want_buffers = 1;
+        want_children = s->n_children;
+    } else if (strcmp(f, "+l") == 0 || strcmp(f, "+L") == 0 || strcmp(f, "+m") == 0) {
+        node->kind = f[1] == 'l' ? K_LIST : f[1] == 'L' ? K_LLIST : K_MAP;
+        want_buffers = 2;
+        want_children = 1;
+    } else {
+        return 0;
+    }
+    if (a->n_buffers != want_buffers || s->n_children != want_children || a->n_children != want_children) return 0;
+    if (want_buffers > 0 && a->buffers == NULL) return 0;
+    for (i = 1; i < want_buffers; i++)
+        if (a->buffers[i] == NULL && a->length > 0) return 0;
+    if (node->kind != K_NULL && a->null_count != 0 && a->buffers[0] != NULL) node->valid = (const uint8_t *)a->buffers[0];
+    if (want_children == 0) return 1;
+    node->children = PyMem_Calloc((size_t)want_children, sizeof(Node));
+    if (node->children == NULL) return 0;
+    node->n = want_children;
+    for (i = 0; i < want_children; i++) {
+        if (!build(&node->children[i], s->children[i], a->children[i])) return 0;
+        if (node->kind == K_STRUCT && a->children[i]->length < a->offset + a->length) return 0;
+    }
+    if (node->kind == K_MAP) {
+        Node *entries = &node->children[0];
+        if (entries->kind != K_STRUCT || entries->n != 2 || entries->valid != NULL) return 0;
+    }
+    if (node->kind == K_STRUCT) {
+        node->keys = PyMem_Calloc((size_t)want_children, sizeof(PyObject *));
+        if (node->keys == NULL) return 0;
+        for (i = 0; i < want_children; i++) {
+            int64_t j;
+            const char *name = s->children[i]->name;
+            if (name == NULL) return 0;
+            for (j = 0; j < i; j++)
+                if (strcmp(s->children[j]->name, name) == 0) return 0; /* a repeated field name: pyarrow's way */
+            node->keys[i] = PyUnicode_InternFromString(name);
+            if (node->keys[i] == NULL) return 0;
+        }
+    }
+    return 1;
+}
+
+static PyObject *value(const Node *node, int64_t i);
+
+/* Short ASCII strings repeat in a log (die ids, faces, kinds, building names): one str per distinct
+ * value in a call, found by the bytes' hash, instead of a new str per value. Equal values either way. */
+#define CACHE_SLOTS 1024
+#define CACHE_LONGEST 40
+static PyObject *cache[CACHE_SLOTS];
+
+static void cache_clear(void) {
+    int k;
+    for (k = 0; k < CACHE_SLOTS; k++) Py_CLEAR(cache[k]);
+}
+
+static PyObject *text(const char *p, Py_ssize_t n) {
+    uint32_t h = 2166136261u;
+    Py_ssize_t k;
+    PyObject *found;
+    if (n > CACHE_LONGEST) return PyUnicode_DecodeUTF8(p, n, "strict");
+    for (k = 0; k < n; k++) {
+        if ((unsigned char)p[k] >= 0x80) return PyUnicode_DecodeUTF8(p, n, "strict");
+        h = (h ^ (unsigned char)p[k]) * 16777619u;
+    }
+    h ^= (uint32_t)n;
+    found = cache[h % CACHE_SLOTS];
+    if (found != NULL && PyUnicode_GET_LENGTH(found) == n && memcmp(PyUnicode_DATA(found), p, (size_t)n) == 0) {
+        Py_INCREF(found);
+        return found;
+    }
+    found = PyUnicode_DecodeUTF8(p, n, "strict");
+    if (found == NULL) return NULL;
+    Py_XSETREF(cache[h % CACHE_SLOTS], found);
+    Py_INCREF(found);
+    return found;
+}
+
+/* The values at logical rows [start, stop) of a child (lists index their child from its own offset). */
+static PyObject *list_of(const Node *child, int64_t start, int64_t stop) {
+    int64_t k;
+    PyObject *out;
+    if (stop < start || start < 0 || stop > child->a->length) return NULL;
+    out = PyList_New((Py_ssize_t)(stop - start));
+    if (out == NULL) return NULL;
+    for (k = start; k < stop; k++) {
+        PyObject *v = value(child, k);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)(k - start), v);
+    }
+    return out;
+}
+
+static PyObject *map_of(const Node *entries, int64_t start, int64_t stop) {
+    int64_t k;
+    PyObject *out;
+    if (stop < start || start < 0 || stop > entries->a->length) return NULL;
+    out = PyDict_New();
+    if (out == NULL) return NULL;
+    for (k = start; k < stop; k++) {
+        int64_t row = entries->a->offset + k; /* the entries' struct: its children are read at its physical row */
+        PyObject *key = value(&entries->children[0], row), *v;
+        if (key == NULL) goto fail;
+        v = value(&entries->children[1], row);
+        if (v == NULL) {
+            Py_DECREF(key);
+            goto fail;
+        }
+        if (PyDict_SetItem(out, key, v) < 0) {
+            Py_DECREF(key);
+            Py_DECREF(v);
+            goto fail;
+        }
+        Py_DECREF(key);
+        Py_DECREF(v);
+    }
+    if (PyDict_GET_SIZE(out) != stop - start) goto fail; /* a repeated key: pyarrow's strict conversion says so */
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* The value at logical row ``i`` of the node's array; NULL (an error set, or none) to decline. */
+static PyObject *value(const Node *node, int64_t i) {
+    const struct ArrowArray *a = node->a;
+    int64_t j = a->offset + i;
+    if (node->valid != NULL && !((node->valid[j >> 3] >> (j & 7)) & 1)) Py_RETURN_NONE;
+    switch (node->kind) {
+    case K_NULL: Py_RETURN_NONE;
+    case K_BOOL: return PyBool_FromLong((((const uint8_t *)a->buffers[1])[j >> 3] >> (j & 7)) & 1);
+    case K_I8: return PyLong_FromLong(((const int8_t *)a->buffers[1])[j]);
+    case K_U8: return PyLong_FromLong(((const uint8_t *)a->buffers[1])[j]);
+    case K_I16: return PyLong_FromLong(((const int16_t *)a->buffers[1])[j]);
+    case K_U16: return PyLong_FromLong(((const uint16_t *)a->buffers[1])[j]);
+    case K_I32: return PyLong_FromLong(((const int32_t *)a->buffers[1])[j]);
+    case K_U32: return PyLong_FromUnsignedLong(((const uint32_t *)a->buffers[1])[j]);
+    case K_I64: return PyLong_FromLongLong(((const int64_t *)a->buffers[1])[j]);
+    case K_U64: return PyLong_FromUnsignedLongLong(((const uint64_t *)a->buffers[1])[j]);
+    case K_F32: return PyFloat_FromDouble((double)((const float *)a->buffers[1])[j]);
+    case K_F64: return PyFloat_FromDouble(((const double *)a->buffers[1])[j]);
+    case K_STR: {
+        const int32_t *off = (const int32_t *)a->buffers[1];
+        if (off[j + 1] < off[j]) return NULL;
+        return text((const char *)a->buffers[2] + off[j], off[j + 1] - off[j]);
+    }
+    case K_LSTR: {
+        const int64_t *off = (const int64_t *)a->buffers[1];
+        if (off[j + 1] < off[j]) return NULL;
+        return text((const char *)a->buffers[2] + off[j], (Py_ssize_t)(off[j + 1] - off[j]));
+    }
+    case K_STRUCT: {
+        int64_t k;
+        PyObject *out = _PyDict_NewPresized((Py_ssize_t)node->n);
+        if (out == NULL) return NULL;
+        for (k = 0; k < node->n; k++) {
+            PyObject *v = value(&node->children[k], j);
+            if (v == NULL || PyDict_SetItem(out, node->keys[k], v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(v);
+        }
+        return out;
+    }
+    case K_LIST: {
+        const int32_t *off = (const int32_t *)a->buffers[1];
+        return list_of(&node->children[0], off[j], off[j + 1]);
+    }
+    case K_LLIST: {
+        const int64_t *off = (const int64_t *)a->buffers[1];
+        return list_of(&node->children[0], off[j], off[j + 1]);
+    }
+    case K_MAP: {
+        const int32_t *off = (const int32_t *)a->buffers[1];
+        return map_of(&node->children[0], off[j], off[j + 1]);
+    }
+    }
+    return NULL;
+}
+
+static PyObject *values(PyObject *self, PyObject *array) {
+    PyObject *pair, *out = NULL;
+    struct ArrowSchema *s;
+    struct ArrowArray *a;
+    Node root;
+    int64_t i;
+    (void)self;
+    pair = PyObject_CallMethod(array, "__arrow_c_array__", NULL);
+    if (pair == NULL) goto decline;
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        Py_DECREF(pair);
+        goto decline;
+    }
+    s = PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), "arrow_schema");
+    a = s == NULL ? NULL : PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 1), "arrow_array");
+    if (a == NULL) {
+        Py_DECREF(pair);
+        goto decline;
+    }
+    if (build(&root, s, a)) {
+        out = PyList_New((Py_ssize_t)a->length);
+        for (i = 0; out != NULL && i < a->length; i++) {
+            PyObject *v = value(&root, i);
+            if (v == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, (Py_ssize_t)i, v);
+        }
+    }
+    free_node(&root);
+    cache_clear();
+    Py_DECREF(pair); /* the capsules release the exported structs */
+    if (out != NULL) return out;
+decline:
+    PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"values", values, METH_O,
+     "values(array) -> list | None: the values of a pyarrow Array as to_pylist gives them (maps as dicts), "
+     "or None where this module declines the array (convert it with pyarrow then)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_columns", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__columns(void) { return PyModule_Create(&module); }

@@ -1,0 +1,94 @@
+"""Arrow columns to Python values, through the compiled decoder where it is built.
+
+Decoding the archive's payload columns (``schema.decode``) was about half of a 7 Wonders Dice replay:
+pyarrow's ``to_pylist`` makes each payload dict through its own per-value objects. The optional C
+extension ``replay._columns`` (built by ``pip install`` with the package, like the 7 Wonders Dice
+kernel; see setup.py) fills the same dicts, lists and values straight from the Arrow buffers. It
+gives exactly what ``to_pylist(maps_as_pydicts="strict")`` gives, and declines anything it does not
+know (another type, a dictionary-encoded payload, a repeated map key, bytes that are not UTF-8):
+that array is then converted by pyarrow, which gives what it always gave, its errors included
+(``tests/test_columns.py`` compares both on every game's archives, damaged ones too).
+
+``REPLAY_PURE=1`` (read at import) forces pyarrow everywhere; :func:`use` switches in-process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pyarrow as pa
+
+
+def _load() -> tuple[Callable[[pa.Array], list[Any] | None] | None, str]:
+    """(the compiled ``values``, "") or (None, why not)."""
+    try:
+        from . import _columns  # type: ignore[attr-defined]
+    except ImportError as missing:
+        if importlib.util.find_spec(f"{__package__}._columns") is None:
+            return None, "the compiled column decoder (replay._columns) is not built"
+        return None, f"the compiled column decoder does not load ({missing})"
+    values: Callable[[pa.Array], list[Any] | None] = _columns.values
+    return values, ""
+
+
+BUILT, NOT_BUILT = _load()
+"""The extension's ``values`` (None where it is not built), and why not ("" when it is)."""
+
+PURE = os.environ.get("REPLAY_PURE", "") not in ("", "0")
+"""REPLAY_PURE=1: pyarrow's conversion, even where the extension is built."""
+
+VALUES = None if PURE else BUILT
+
+
+def to_pylist(column: pa.ChunkedArray | pa.Array, maps_as_dicts: bool = False) -> list[Any]:
+    """``column.to_pylist()`` (with ``maps_as_dicts``: ``maps_as_pydicts="strict"``), chunk by chunk
+    through the compiled decoder where it takes the chunk.
+
+    The compiled decoder makes maps as dicts; a column with maps asked as lists of pairs goes to
+    pyarrow whole (no archive column is read that way in a replay).
+    """
+    fast = VALUES
+    if fast is None or (not maps_as_dicts and _has_map(column.type)):
+        return _pyarrow(column, maps_as_dicts)
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    out: list[Any] = []
+    for chunk in chunks:
+        found = fast(chunk)
+        out.extend(_pyarrow(chunk, maps_as_dicts) if found is None else found)
+    return out
+
+
+def _pyarrow(column: pa.ChunkedArray | pa.Array, maps_as_dicts: bool) -> list[Any]:
+    values: list[Any] = column.to_pylist(maps_as_pydicts="strict") if maps_as_dicts else column.to_pylist()
+    return values
+
+
+def _has_map(t: pa.DataType) -> bool:
+    if pa.types.is_map(t):
+        return True
+    if pa.types.is_struct(t):
+        return any(_has_map(t.field(i).type) for i in range(t.num_fields))
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _has_map(t.value_type)
+    return False
+
+
+def active() -> bool:
+    """Whether columns are decoded by the compiled decoder now."""
+    return VALUES is not None
+
+
+@contextmanager
+def use(compiled: bool) -> Iterator[bool]:
+    """The compiled decoder on (where built) or off for a while; yields whether it is on."""
+    global VALUES
+    saved = VALUES
+    VALUES = BUILT if compiled else None
+    try:
+        yield VALUES is not None
+    finally:
+        VALUES = saved

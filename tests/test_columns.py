@@ -1,0 +1,198 @@
+"""The compiled column decoder (replay._columns through replay/columns.py) gives what pyarrow gives.
+
+Same values, same dict key order, same None for nulls, on every game's archives (simulated, upcast,
+disputed) and on random nested arrays (hypothesis: every type the archive's schemas use, nulls at
+every level, slices, several chunks); what it declines (a repeated map key, bytes that are not
+UTF-8, a dictionary-encoded payload) goes to pyarrow, whose result or error is then the one given.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import string
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from helpers import SEVEN, pig_game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_upcast_archive import OLD_PIG, _as_v1
+
+from replay import columns
+from replay.archive import NEW_STREAM, Archive, StreamAppend
+from replay.archive.compact import compact
+from replay.archive.scan import iter_games, read_games
+from replay.errors import ReplayError
+from replay.registry import registry
+from replay.schema import DICTIONARY_COLUMNS, decode, encode
+
+if columns.BUILT is None:  # pragma: no cover - where the extension could not be built
+    if os.environ.get("REPLAY_REQUIRE_COMPILED", "") not in ("", "0"):
+        raise RuntimeError(f"REPLAY_REQUIRE_COMPILED is set, but {columns.NOT_BUILT}")
+    pytest.skip(columns.NOT_BUILT, allow_module_level=True)
+
+
+def both(column: pa.Array | pa.ChunkedArray, maps_as_dicts: bool = True) -> tuple[object, object]:
+    """(compiled, pyarrow) conversions of ``column``: each a list, or the type of the error raised."""
+    out = []
+    for on in (True, False):
+        with columns.use(on):
+            try:
+                out.append(repr(columns.to_pylist(column, maps_as_dicts)))
+            except Exception as exc:  # the same error either way is what is checked
+                out.append(type(exc).__name__)
+    return out[0], out[1]
+
+
+def decoded_both_ways(table: pa.Table, game) -> tuple[str, str]:
+    with columns.use(True):
+        fast = repr(decode(table, game))  # repr: dict key order and value types count too
+    with columns.use(False):
+        slow = repr(decode(table, game))
+    return fast, slow
+
+
+def as_stored(table: pa.Table) -> pa.Table:
+    """The table written to Parquet and read back as the archive reads it (envelope strings as dictionaries)."""
+    sink = io.BytesIO()
+    pq.write_table(table, sink, row_group_size=500)
+    return pq.read_table(pa.BufferReader(sink.getvalue()), read_dictionary=list(DICTIONARY_COLUMNS))
+
+
+@pytest.mark.parametrize("kind", sorted(registry.kinds()))
+def test_every_games_events_decode_the_same(kind):
+    game = registry.get(kind)
+    events = []
+    for seed, players in enumerate(range(2, 6)):
+        try:
+            events += game.bots.simulate(f"{kind}-{seed}", SEVEN[:players], seed, game.bots.default, game.pack())
+        except ReplayError:  # not a player count of this game
+            continue
+    assert events
+    i, payload, _ = game.views.dispute(events)  # a claim changed, as a disputed log has it
+    events[i] = events[i]._replace(payload=payload)
+    table = as_stored(encode(events, game, [0] * len(events)))
+    for model in game.event_types:  # the compiled decoder takes every payload column (it declines none)
+        assert all(columns.BUILT(chunk) is not None for chunk in table.column(model.event_type).chunks)
+    fast, slow = decoded_both_ways(table, game)
+    assert fast == slow
+    assert fast == repr(events)  # and both are the events written
+    for offset, length in ((0, 1), (7, 40), (len(events) - 3, 3)):
+        assert decoded_both_ways(table.slice(offset, length), game)[0] == repr(events[offset:offset + length])
+
+
+def test_an_archive_reads_the_same_through_every_reader(tmp_path):
+    game = registry.get("7wonders-dice")
+    archive = Archive.init(tmp_path / "a")
+    games = [game.bots.simulate(f"g{n}-{i}", SEVEN[:n], 10 * n + i, ("random",), game.pack())
+             for n in (2, 5, 7) for i in range(3)]
+    archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games[:5]])
+    archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games[5:]])
+    for compacted in (False, True):
+        if compacted:
+            compact(archive)
+        streams = archive.snapshot().streams
+        for on in (True, False):
+            with columns.use(on):
+                assert [archive.read_game(g[0].game_id) for g in games] == games
+                assert sorted(iter_games(archive, game, streams), key=lambda es: es[0].game_id) == sorted(
+                    games, key=lambda es: es[0].game_id)
+                assert read_games(archive, game, streams, archive.snapshot().files, {}) == {g[0].game_id: g for g in games}
+                ids = sorted(streams)
+                for chosen in (ids[2:5], ids[::2], ids[-1:]):  # one run of rows (a slice), scattered rows (a filter)
+                    some = {g: streams[g] for g in chosen}
+                    assert read_games(archive, game, some, archive.snapshot().files, {}) == {
+                        g: archive.read_game(g) for g in chosen}
+                    assert {es[0].game_id: es for es in iter_games(archive, game, some)} == {
+                        g: archive.read_game(g) for g in chosen}
+
+
+def test_old_versions_are_upcast_the_same(tmp_path):
+    events = _as_v1(pig_game("g1"))
+    table = as_stored(encode(events, OLD_PIG, [0] * len(events)))
+    pig = registry.get("pig")
+    fast, slow = decoded_both_ways(table, pig)
+    assert fast == slow == repr(pig_game("g1"))
+
+
+def test_what_it_declines_goes_to_pyarrow():
+    # a map with a repeated key: pyarrow's strict conversion refuses it, and so does the reader
+    repeated = pa.array([[("a", 1), ("a", 2)]], pa.map_(pa.string(), pa.int64()))
+    fast, slow = both(repeated)
+    assert fast == slow and not fast.startswith("[")  # an error's name, not values
+    # bytes that are not UTF-8 in a string column
+    bad = pa.array([b"ok", b"\xff\xfe"], pa.binary()).view(pa.string())
+    fast, slow = both(pa.StructArray.from_arrays([bad], names=["s"]))
+    assert fast == slow == "UnicodeDecodeError"
+    # a dictionary-encoded field, a type it does not convert (dates, decimals): pyarrow's values
+    encoded = pa.StructArray.from_arrays([pa.array(["x", "y", "x"]).dictionary_encode()], names=["d"])
+    dates = pa.array([0, None, 20000], pa.date32())
+    for column in (encoded, dates, pa.array([1, None], pa.decimal128(5, 2))):
+        fast, slow = both(column)
+        assert fast == slow and fast.startswith("[")
+    # maps asked as lists of pairs: pyarrow's way, not dicts
+    pairs = pa.array([[("a", 1)]], pa.map_(pa.string(), pa.int64()))
+    assert both(pairs, maps_as_dicts=False) == (repr([[("a", 1)]]),) * 2
+
+
+# ---------------------------------------------------------------------- random nested arrays
+
+_SCALARS = [
+    (pa.int8(), st.integers(-128, 127)), (pa.uint8(), st.integers(0, 255)),
+    (pa.int16(), st.integers(-(2**15), 2**15 - 1)), (pa.uint16(), st.integers(0, 2**16 - 1)),
+    (pa.int32(), st.integers(-(2**31), 2**31 - 1)), (pa.uint32(), st.integers(0, 2**32 - 1)),
+    (pa.int64(), st.integers(-(2**63), 2**63 - 1)), (pa.uint64(), st.integers(0, 2**64 - 1)),
+    (pa.bool_(), st.booleans()), (pa.float64(), st.floats(allow_nan=False)),
+    (pa.float32(), st.floats(width=32, allow_nan=False)),
+    (pa.string(), st.text(max_size=50)), (pa.large_string(), st.text(string.ascii_letters, max_size=8)),
+    (pa.null(), st.none()),
+]
+
+
+def _nullable(values: st.SearchStrategy) -> st.SearchStrategy:
+    return st.one_of(st.none(), values)
+
+
+def _extend(inner: st.SearchStrategy) -> st.SearchStrategy:
+    def struct(fields):
+        names = [f"f{i}" for i in range(len(fields))]
+        typ = pa.struct([pa.field(n, t) for n, (t, _) in zip(names, fields)])
+        values = st.fixed_dictionaries({n: _nullable(v) for n, (_, v) in zip(names, fields)})
+        return typ, values
+
+    def listed(pair, large):
+        t, v = pair
+        return (pa.large_list(t) if large else pa.list_(t)), st.lists(_nullable(v), max_size=4)
+
+    def mapped(pair):
+        t, v = pair
+        keys = st.text(string.ascii_lowercase, min_size=1, max_size=3)
+        return pa.map_(pa.string(), t), st.dictionaries(keys, _nullable(v), max_size=3).map(lambda d: list(d.items()))
+
+    return st.one_of(
+        st.lists(inner, min_size=1, max_size=4).map(struct),
+        st.tuples(inner, st.booleans()).map(lambda a: listed(*a)),
+        inner.map(mapped),
+    )
+
+
+TYPED = st.recursive(st.sampled_from(_SCALARS), lambda inner: _extend(inner), max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(TYPED.flatmap(lambda tv: st.tuples(st.just(tv[0]), st.lists(_nullable(tv[1]), max_size=12), st.data())))
+def test_random_nested_arrays_convert_as_pyarrow_does(case):
+    typ, values, data = case
+    array = pa.array(values, type=typ)
+    assert columns.BUILT(array) is not None  # taken, not declined to pyarrow
+    fast, slow = both(array)
+    assert fast == slow
+    start = data.draw(st.integers(0, len(values)))
+    stop = data.draw(st.integers(start, len(values)))
+    fast, slow = both(array.slice(start, stop - start))
+    assert fast == slow
+    chunked = pa.chunked_array([array.slice(0, start), array.slice(start)], type=typ)
+    fast, slow = both(chunked)
+    assert fast == slow
