@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from ..analytics.core import CORE_TABLES
 from ..analytics.project import (
     STAGING_PREFIX,
     ProjectResult,
@@ -55,7 +56,6 @@ from ..analytics.project import (
     tables_of,
     write_part_file,
 )
-from ..analytics.core import CORE_TABLES
 from ..archive import Archive
 from ..archive.fsutil import atomic_write, fsync_dir, writes
 from ..archive.lock import ArchiveLock

@@ -15,6 +15,7 @@ import importlib.util
 import os
 import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ReplayError
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 class SparkUnavailable(ReplayError):
     """Spark cannot start here: pyspark is not installed, or no Java runtime is found."""
 
+
+LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+"""Errors only from the JVM (its startup WARN lines come before ``setLogLevel``)."""
 
 MASTER_ENV = "REPLAY_SPARK_MASTER"
 """Which Spark to use when the tool starts one itself (``local[2]``, ``spark://host:7077``, ``yarn``)."""
@@ -51,6 +55,7 @@ class SparkSettings:
             "spark.ui.showConsoleProgress": "false",
             "spark.sql.execution.arrow.pyspark.enabled": "true",
             "spark.sql.session.timeZone": "UTC",
+            "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}",
         }
         return base | dict(self.conf)
 
