@@ -28,7 +28,7 @@ from replay.games.pig import GAME as PIG
 from replay.games.wonders_dice import GAME as WD
 from replay.registry import registry
 from replay.services.simulation import simulate_games
-from replay.spark.project import SparkProjectOptions, groups_for, project_spark
+from replay.spark.project import SparkProjectOptions, groups_for, project_spark, refuse_uri
 
 PLAYERS = {"7wonders": (3, 5), "7wonders-duel": (2, 2), "flip7": (3, 6)}
 """Players for kinds that cannot be played by 2-4."""
@@ -191,3 +191,9 @@ def test_groups_fill_the_cores_and_stay_bounded() -> None:
     assert groups_for(50, 8, options) == 8
     assert groups_for(10_000, 8, options) == 100
     assert groups_for(10_000, 8, SparkProjectOptions(games_per_group=100, min_groups=400)) == 400
+
+
+def test_an_archive_given_as_a_uri_is_refused_with_the_reason(tmp_path) -> None:
+    done = CliRunner().invoke(cli, ["project", "-a", "s3://bucket/archive", "--engine", "spark"])
+    assert done.exit_code == 1 and "POSIX path" in done.output and "Traceback" not in done.output
+    refuse_uri(tmp_path)  # a path is fine

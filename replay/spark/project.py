@@ -105,7 +105,7 @@ def project_spark(archive: Archive, spark: SparkSession, games: Sequence[AnyGame
                   rebuild: bool = False, options: SparkProjectOptions | None = None) -> ProjectResult:
     """Project every kind (or ``games``) with Spark: the same tables, rows and manifest as
     :func:`replay.analytics.project.project` (parts are cut differently)."""
-    _refuse_remote(archive)
+    refuse_uri(archive.root)
     options = options or SparkProjectOptions()
     result = ProjectResult()
     streams = archive.snapshot().streams
@@ -118,11 +118,15 @@ def project_spark(archive: Archive, spark: SparkSession, games: Sequence[AnyGame
     return result
 
 
-def _refuse_remote(archive: Archive) -> None:
-    root = str(archive.root)
-    if "://" in root:  # Archive takes paths; a URI would be a relative folder named "s3:"
-        raise ReplayError(f"{root}: an archive on an object store or HDFS URI cannot be projected yet: the archive's "
-                          "locks and manifest need a POSIX path; mount it (NFS, a FUSE mount) and give the path")
+def refuse_uri(path: Path | str) -> None:
+    """One clear error for an archive given as a URI (``s3://``, ``hdfs://``, ``gs://``): the archive's
+    reader, its locks and its manifest need a POSIX path for now (docs/scale-out.md)."""
+    text = str(path)
+    scheme = Path(text).parts[0] if Path(text).parts else ""
+    if "://" in text or (scheme.endswith(":") and len(scheme) > 2):  # Path("s3://b/a") is s3:/b/a; C: is a drive
+        raise ReplayError(f"{text}: an archive on an object store or HDFS cannot be projected yet: the archive's locks "
+                          "and manifests need a POSIX path; mount it (NFS, a FUSE mount) on the driver and every "
+                          "executor at the same path, and give that path (docs/scale-out.md)")
 
 
 @writes

@@ -36,6 +36,9 @@ MASTER_ENV = "REPLAY_SPARK_MASTER"
 
 DEFAULT_MASTER = "local[*]"
 
+SUBMITTED_ENV = "PYSPARK_GATEWAY_PORT"
+"""Set by ``spark-submit`` for the Python program it runs: the JVM, its master and settings exist."""
+
 
 @dataclass(frozen=True)
 class SparkSettings:
@@ -84,7 +87,9 @@ def session(settings: SparkSettings | None = None) -> SparkSession:
     if active is not None:
         return active
     settings = settings or SparkSettings()
-    builder: Any = SparkSession.builder.master(settings.master).appName(settings.app_name)
+    builder: Any = SparkSession.builder.appName(settings.app_name)
+    if SUBMITTED_ENV not in os.environ:  # under spark-submit, its --master says where Spark runs
+        builder = builder.master(settings.master)
     for key, value in settings.options().items():
         builder = builder.config(key, value)
     try:
