@@ -88,7 +88,8 @@ def both(mixed, tmp_path_factory, spark):
     """The mixed archive projected by each engine (two copies)."""
     local = Archive(shutil.copytree(mixed, tmp_path_factory.mktemp("local") / "archive"))
     remote = Archive(shutil.copytree(mixed, tmp_path_factory.mktemp("spark") / "archive"))
-    return local, project(local, workers=2), remote, project_spark(remote, spark)
+    sliced = SparkProjectOptions(games_per_slice=7)  # several slices per task, as with big groups
+    return local, project(local, workers=2), remote, project_spark(remote, spark, options=sliced)
 
 
 def test_spark_derives_the_local_engines_rows_for_every_kind(both) -> None:

@@ -46,6 +46,7 @@ import pyarrow as pa
 
 from ..analytics.core import CORE_TABLES
 from ..analytics.project import (
+    CHUNK_GAMES,
     STAGING_PREFIX,
     ProjectResult,
     _Chunk,
@@ -86,10 +87,12 @@ _READ_OPTIONS = {
 @dataclass(frozen=True)
 class SparkProjectOptions:
     """How the work is cut: at least ``min_groups`` groups (default: Spark's default parallelism),
-    and no more than ``games_per_group`` games in one."""
+    and no more than ``games_per_group`` games in one; a task decodes and derives its group
+    ``games_per_slice`` games at a time (as a local worker takes a chunk)."""
 
     games_per_group: int = GAMES_PER_GROUP
     min_groups: int | None = None
+    games_per_slice: int = CHUNK_GAMES
 
 
 def groups_for(games: int, parallelism: int, options: SparkProjectOptions) -> int:
@@ -178,7 +181,7 @@ def _run(spark: SparkSession, archive: Archive, game: AnyGame, todo: dict[str, S
         reader = reader.option(key, value)
     events: DataFrame = reader.parquet(*[archive.path_of(p).resolve().as_uri() for p in paths])
     joined = events.join(F.broadcast(wanted) if len(order) <= 100_000 else wanted, "game_id")
-    task = _task(game.kind, str(archive.root.resolve()), str(staging), run)
+    task = _task(game.kind, str(archive.root.resolve()), str(staging), run, options.games_per_slice)
     try:
         rows = joined.groupBy("grp").applyInArrow(task, META).collect()
     except Exception as error:  # a failed job arrives as a Py4J or Python exception of many kinds
@@ -191,11 +194,11 @@ def _first_line(error: BaseException) -> str:
     return next((line for line in lines if "Error" in line or "Exception" in line), lines[0] if lines else repr(error))
 
 
-def _task(kind: str, root: str, staging: str, run: str) -> Callable[[pa.Table], pa.Table]:
-    """The grouped Arrow function, closed over plain strings only (it is pickled to every executor)."""
+def _task(kind: str, root: str, staging: str, run: str, per_slice: int) -> Callable[[pa.Table], pa.Table]:
+    """The grouped Arrow function, closed over plain values only (it is pickled to every executor)."""
 
     def derive_group(table: pa.Table) -> pa.Table:
-        return derive_group_table(kind, root, staging, run, table)
+        return derive_group_table(kind, root, staging, run, table, per_slice)
 
     return derive_group
 
@@ -204,7 +207,8 @@ _LIBRARIES: dict[tuple[str, str, str], Any] = {}
 """The rules packs of a (root, kind, run), kept by a Python worker that Spark reuses for many groups."""
 
 
-def derive_group_table(kind: str, root: str, staging: str, run: str, table: pa.Table) -> pa.Table:
+def derive_group_table(kind: str, root: str, staging: str, run: str, table: pa.Table,
+                       per_slice: int = CHUNK_GAMES) -> pa.Table:
     """In a task: one group's events (every committed row of its games) to parts and metadata rows."""
     from ..archive.packs import PackStore
     from ..gcpause import gc_paused
@@ -217,34 +221,50 @@ def derive_group_table(kind: str, root: str, staging: str, run: str, table: pa.T
         _LIBRARIES.clear()
         _LIBRARIES[key] = game.library(PackStore(Path(root), registry))
     library = _LIBRARIES[key]
-    table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")])
+    table = table.sort_by([("game_id", "ascending"), ("seq", "ascending")]).drop_columns(["grp"])
     info = table.group_by("game_id").aggregate([("ended", "max"), ("last_seq", "max"), ("seq", "count")])
-    expected = dict(zip(info.column("game_id").to_pylist(),
-                        zip(info.column("ended_max").to_pylist(), info.column("last_seq_max").to_pylist(),
-                            info.column("seq_count").to_pylist())))
-    chunk = _Chunk()
+    info = info.sort_by("game_id")  # the order of the games in ``table``, so counts give each game's rows
+    ids, counts = info.column("game_id").to_pylist(), info.column("seq_count").to_pylist()
+    ended = dict(zip(ids, info.column("ended_max").to_pylist()))
+    whole = {g for g, last, n in zip(ids, info.column("last_seq_max").to_pylist(), counts) if n == last + 1}
+    chunk = _Chunk()  # a game not read whole is in none of its lists: the driver names it
+    finished: dict[str, list[pa.Table]] = {t: [] for t in tables_of(game)}
+    live: dict[str, list[pa.Table]] = {t: [] for t in CORE_TABLES}
+    events_only = table.drop_columns(["ended", "last_seq"])
+    offset = 0
     try:
-        with gc_paused():
-            events = decode(table.drop_columns(["grp", "ended", "last_seq"]), game)
-            del table
-            whole = {g: list(evs) for g, evs in itertools.groupby(events, key=lambda e: e.game_id)
-                     if expected[g][2] == expected[g][1] + 1}  # a game not read whole is named by the driver
-            del events
-            derive_chunk(game, library, whole, {g: bool(expected[g][0]) for g in whole}, chunk)
-            del whole
+        for first in range(0, len(ids), per_slice):  # decoded events of a slice at a time: memory stays bounded
+            count = sum(counts[first:first + per_slice])
+            piece = _Chunk()
+            with gc_paused():
+                events = decode(events_only.slice(offset, count), game)
+                games = {g: list(evs) for g, evs in itertools.groupby(events, key=lambda e: e.game_id) if g in whole}
+                del events
+                derive_chunk(game, library, games, {g: bool(ended[g]) for g in games}, piece)
+                del games
+            offset += count
+            chunk.finished_ids += piece.finished_ids
+            chunk.live_ids += piece.live_ids
+            chunk.skipped.update(piece.skipped)
+            for t, table_part in piece.finished.items():
+                finished[t].append(table_part)
+            for t, table_part in piece.live.items():
+                live[t].append(table_part)
     except ReplayError as exc:
         return _meta([_row(error=str(exc).splitlines()[0])])
+    chunk.finished = {t: pa.concat_tables(parts) for t, parts in finished.items() if parts}
+    chunk.live = {t: pa.concat_tables(parts) for t, parts in live.items() if parts}
     rows = [_row(finished=json.dumps(chunk.finished_ids), in_progress=json.dumps(chunk.live_ids),
                  skipped=json.dumps(chunk.skipped))]
-    for live, ids, built, names in ((False, chunk.finished_ids, chunk.finished, tables_of(game)),
-                                    (True, chunk.live_ids, chunk.live, CORE_TABLES)):
+    for in_progress, ids, built, names in ((False, chunk.finished_ids, chunk.finished, tables_of(game)),
+                                           (True, chunk.live_ids, chunk.live, CORE_TABLES)):
         if not ids:
             continue
-        name = f"{'live' if live else 'part'}-{uuid.uuid4().hex[:12]}.parquet"
+        name = f"{'live' if in_progress else 'part'}-{uuid.uuid4().hex[:12]}.parquet"
         for table_name, schema in names.items():
             part = built.get(table_name, schema.empty_table())
             size, digest = write_part_file(Path(staging), table_name, name, part)
-            rows.append(_row(part=name, tbl=table_name, live=live, rows=part.num_rows, bytes=size, sha256=digest))
+            rows.append(_row(part=name, tbl=table_name, live=in_progress, rows=part.num_rows, bytes=size, sha256=digest))
     return _meta(rows)
 
 
