@@ -45,8 +45,9 @@ from replay.spark.session import SparkSettings, session
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def tree_cpu(root_pid: int) -> float:
-    """CPU seconds (user + system) of ``root_pid`` and every live descendant, from /proc."""
+def tree_cpu(root_pid: int, descendants_only: bool = False) -> float:
+    """CPU seconds (user + system) of ``root_pid`` and every live descendant (or the descendants
+    only: Spark's Python workers), from /proc."""
     stats: dict[int, tuple[int, float]] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -64,6 +65,8 @@ def tree_cpu(root_pid: int) -> float:
             if ppid in tree and pid not in tree:
                 tree.add(pid)
                 grown = True
+    if descendants_only:
+        tree.discard(root_pid)
     return sum(stats[p][1] for p in tree if p in stats)
 
 
@@ -82,18 +85,25 @@ def run_local(root: Path, kind: str) -> dict[str, float]:
 
 def run_spark(root: Path, kind: str, spark: Any, jvm_pid: int) -> dict[str, float]:
     shutil.rmtree(root / "derived", ignore_errors=True)
-    cpu, jvm, wall = own_cpu(), tree_cpu(jvm_pid), time.perf_counter()
+    cpu, jvm, python, wall = own_cpu(), tree_cpu(jvm_pid), tree_cpu(jvm_pid, True), time.perf_counter()
     result = project_spark(Archive(root), spark, [registry.get(kind)])
     wall = time.perf_counter() - wall
-    return {"games": result.games, "wall_s": wall, "cpu_s": own_cpu() - cpu + tree_cpu(jvm_pid) - jvm}
+    workers = tree_cpu(jvm_pid, True) - python
+    jvm = tree_cpu(jvm_pid) - jvm - workers
+    return {"games": result.games, "wall_s": wall, "cpu_s": own_cpu() - cpu + jvm + workers, "cpu_jvm_s": jvm,
+            "cpu_python_workers_s": workers}
 
 
 def summary(runs: list[dict[str, float]]) -> dict[str, float]:
     games = runs[0]["games"]
     wall = statistics.median(r["wall_s"] for r in runs)
     cpu = statistics.median(r["cpu_s"] for r in runs)
-    return {"games": games, "wall_s": round(wall, 2), "games_per_s": round(games / wall, 1), "cpu_s": round(cpu, 2),
-            "cpu_ms_per_game": round(1000 * cpu / games, 2)}
+    out = {"games": games, "wall_s": round(wall, 2), "games_per_s": round(games / wall, 1), "cpu_s": round(cpu, 2),
+           "cpu_ms_per_game": round(1000 * cpu / games, 2)}
+    for key in ("cpu_jvm_s", "cpu_python_workers_s"):
+        if key in runs[0]:
+            out[key] = round(statistics.median(r[key] for r in runs), 2)
+    return out
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from .output import output_path, write_text
 @click.command()
 @click.option("--game", "kinds", multiple=True, help="only this kind (repeatable; default: every kind in the archive)")
 @click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="all cores",
-              help="processes replaying games in parallel")
+              help="processes replaying games in parallel (the local engine)")
 @click.option("--rebuild", is_flag=True,
               help="first throw away the kind's derived tables (ARCHIVE/derived/KIND/) and project every game again: "
                    "the repair when they are damaged")
