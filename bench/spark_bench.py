@@ -124,7 +124,8 @@ def main() -> None:
 
     wall, cpu = time.perf_counter(), own_cpu()
     spark = session(SparkSettings(master=args.master, conf=dict(c.split("=", 1) for c in args.conf)))
-    jvm_pid = spark.sparkContext._gateway.proc.pid  # the JVM that pyspark launched
+    gateway: Any = spark.sparkContext._gateway
+    jvm_pid = gateway.proc.pid  # the JVM that pyspark launched
     out["spark_start"] = {"wall_s": round(time.perf_counter() - wall, 2),
                           "cpu_s": round(own_cpu() - cpu + tree_cpu(jvm_pid), 2)}
     out["spark_cold"] = summary([run_spark(root, args.kind, spark, jvm_pid)])
