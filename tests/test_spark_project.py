@@ -198,3 +198,12 @@ def test_an_archive_given_as_a_uri_is_refused_with_the_reason(tmp_path) -> None:
     done = CliRunner().invoke(cli, ["project", "-a", "s3://bucket/archive", "--engine", "spark"])
     assert done.exit_code == 1 and "POSIX path" in done.output and "Traceback" not in done.output
     refuse_uri(tmp_path)  # a path is fine
+
+
+def test_the_file_for_spark_submit_runs_the_command_as_a_script(tmp_path) -> None:
+    import replay.spark.submit as submit
+
+    done = subprocess.run([sys.executable, submit.__file__, "project", "--help"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "--engine [local|spark]" in done.stdout
