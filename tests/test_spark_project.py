@@ -201,7 +201,7 @@ def test_an_archive_given_as_a_uri_is_refused_with_the_reason(tmp_path) -> None:
 
 
 def test_the_file_for_spark_submit_runs_the_command_as_a_script(tmp_path) -> None:
-    import replay.spark.submit as submit
+    import replay.cli.spark_submit as submit
 
     done = subprocess.run([sys.executable, submit.__file__, "project", "--help"], capture_output=True, text=True,
                           cwd=tmp_path, timeout=120)

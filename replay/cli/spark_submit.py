@@ -4,7 +4,7 @@
 ``replay/__main__.py`` (relative imports) cannot be given to it. This file imports the tool by its
 absolute name, and first takes its own folder off ``sys.path`` (a script's folder goes first there,
 and this folder's modules must not be importable under bare names). Print its path with
-``python -c 'import replay.spark.submit as m; print(m.__file__)'``.
+``python -c 'import replay.cli.spark_submit as m; print(m.__file__)'``.
 """
 
 from __future__ import annotations
