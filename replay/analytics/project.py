@@ -172,18 +172,7 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
     tables = tables_of(game)
     result = ProjectResult(rows=dict.fromkeys(tables, 0))
     with ArchiveLock(root / ".lock", exclusive=True, timeout=archive.lock_timeout):
-        if rebuild:
-            _discard(root)
-            result.discarded.append(game.kind)
-        manifest = load_manifest(archive, game)
-        if manifest.pop("stale", False):
-            result.rebuilt.append(game.kind)
-            atomic_write(root / "manifest.json", json.dumps(manifest).encode())
-        _remove_unlisted(root, manifest)
-        done = set(manifest["games"])
-        streams = {g: s for g, s in archive.snapshot().streams.items() if s.kind == game.kind}
-        todo = {g: s for g, s in streams.items() if g not in done}
-        result.already = len(done)
+        manifest, streams, todo = prepare_kind(archive, game, root, rebuild, result)
         if progress:
             progress(len(streams) - len(todo))
         finished: dict[str, list[pa.Table]] = {t: [] for t in tables}
@@ -235,6 +224,26 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
     result.live = len(live_games)
     result.skipped = skipped
     return result
+
+
+def prepare_kind(archive: Archive, game: AnyGame, root: Path, rebuild: bool,
+                 result: ProjectResult) -> tuple[dict[str, Any], dict[str, StreamInfo], dict[str, StreamInfo]]:
+    """With the kind's lock held: discard (``rebuild``) or renew (stale layout) its tables, remove
+    what a crashed run left, and return the manifest, the kind's games and those still to project.
+    Shared by both engines (this module's and ``replay.spark.project``), so they start alike."""
+    if rebuild:
+        _discard(root)
+        result.discarded.append(game.kind)
+    manifest = load_manifest(archive, game)
+    if manifest.pop("stale", False):
+        result.rebuilt.append(game.kind)
+        atomic_write(root / "manifest.json", json.dumps(manifest).encode())
+    _remove_unlisted(root, manifest)
+    done = set(manifest["games"])
+    streams = {g: s for g, s in archive.snapshot().streams.items() if s.kind == game.kind}
+    todo = {g: s for g, s in streams.items() if g not in done}
+    result.already = len(done)
+    return manifest, streams, todo
 
 
 # ----------------------------------------------------------------------------- deriving rows
@@ -335,28 +344,37 @@ def _derive_chunk(args: tuple[str, str, list[tuple[str, StreamInfo]]]) -> _Chunk
     archive, source, files = _context(root, kind)
     game = default_registry.get(kind)
     library = game.library(PackStore(Path(root), default_registry))
-    tables = tables_of(game)
     chunk = _Chunk()
-    per_game: dict[str, tuple[bool, tuple[Rows, Records]]] = {}
     streams = dict(todo)
     with gc_paused():
         games = read_games(archive, source, streams, files, chunk.skipped)
-        for game_id, events in games.items():
-            ended = streams[game_id].ended
-            try:
-                per_game[game_id] = (ended, derive_records(game, events, library, ended))
-            except ReplayError as exc:
-                chunk.skipped[game_id] = str(exc).splitlines()[0]
-            except Exception as exc:  # a bug in a game's derived rows: name the game, project the others
-                chunk.skipped[game_id] = f"{type(exc).__name__}: {exc}"
-        for ended in (True, False):
-            names = tables if ended else CORE_TABLES
-            ids = [g for g, (e, _) in per_game.items() if e == ended]
-            built = _tables({g: per_game[g][1] for g in ids}, names, chunk.skipped)
-            (chunk.finished if ended else chunk.live).update(built)
-            (chunk.finished_ids if ended else chunk.live_ids).extend(g for g in ids if g not in chunk.skipped)
-        del per_game, games
+        derive_chunk(game, library, games, {g: streams[g].ended for g in games}, chunk)
+        del games
     return chunk
+
+
+def derive_chunk(game: AnyGame, library: PackLibrary, games: dict[str, list[Event]], ended: dict[str, bool],
+                 chunk: _Chunk) -> None:
+    """Derive each game's rows (in seq order, all its events) into ``chunk``'s Arrow tables: finished
+    games into every table, games in progress (``ended`` False) into the core tables; a game that
+    cannot be projected is put in ``chunk.skipped`` with the reason. What a local worker does with
+    the games it read, and what a Spark task does with the games of its group."""
+    tables = tables_of(game)
+    per_game: dict[str, tuple[bool, tuple[Rows, Records]]] = {}
+    for game_id, events in games.items():
+        try:
+            per_game[game_id] = (ended[game_id], derive_records(game, events, library, ended[game_id]))
+        except ReplayError as exc:
+            chunk.skipped[game_id] = str(exc).splitlines()[0]
+        except Exception as exc:  # a bug in a game's derived rows: name the game, project the others
+            chunk.skipped[game_id] = f"{type(exc).__name__}: {exc}"
+    for finished in (True, False):
+        names = tables if finished else CORE_TABLES
+        ids = [g for g, (e, _) in per_game.items() if e == finished]
+        built = _tables({g: per_game[g][1] for g in ids}, names, chunk.skipped)
+        (chunk.finished if finished else chunk.live).update(built)
+        (chunk.finished_ids if finished else chunk.live_ids).extend(g for g in ids if g not in chunk.skipped)
+    del per_game
 
 
 def _tables(rows: dict[str, tuple[Rows, Records]], schemas: dict[str, pa.Schema],
@@ -445,11 +463,17 @@ def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool:
 
 def _write_part(root: Path, table_name: str, name: str, table: pa.Table, manifest: dict[str, Any]) -> None:
     """Write a part and record its size and sha256 in ``manifest`` (committed by the caller)."""
+    size, digest = write_part_file(root, table_name, name, table)
+    manifest["sums"][f"{table_name}/{name}"] = {"bytes": size, "sha256": digest}
+
+
+def write_part_file(root: Path, table_name: str, name: str, table: pa.Table) -> tuple[int, str]:
+    """Write ``root/table_name/name`` (a new file, durably), and return its size and sha256."""
     folder = root / table_name
     folder.mkdir(exist_ok=True)
     data = parquet_bytes(table)
     write_new_file(folder / name, data)
-    manifest["sums"][f"{table_name}/{name}"] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    return len(data), hashlib.sha256(data).hexdigest()
 
 
 def _flush(root: Path, game: AnyGame, tables: dict[str, pa.Schema], manifest: dict[str, Any],
@@ -471,7 +495,6 @@ def _flush(root: Path, game: AnyGame, tables: dict[str, pa.Schema], manifest: di
 def _replace_live(root: Path, game: AnyGame, manifest: dict[str, Any], rows: dict[str, list[pa.Table]],
                   live_games: list[str], skipped: dict[str, str], result: ProjectResult) -> None:
     """The live parts (games in progress) are replaced whole; then the old ones are removed."""
-    old = manifest["live"]["parts"]
     name = f"live-{uuid.uuid4().hex[:12]}.parquet"
     parts: dict[str, list[str]] = {}
     if live_games:
@@ -480,6 +503,14 @@ def _replace_live(root: Path, game: AnyGame, manifest: dict[str, Any], rows: dic
             _write_part(root, table_name, name, table, manifest)
             parts[table_name] = [name]
             result.rows[table_name] += table.num_rows
+    commit_live(root, manifest, parts, live_games, skipped)
+
+
+def commit_live(root: Path, manifest: dict[str, Any], parts: dict[str, list[str]], live_games: list[str],
+                skipped: dict[str, str]) -> None:
+    """Commit the new live parts (already written, their sums in ``manifest``) and this run's skipped
+    games, then remove the old live parts (shared by both engines)."""
+    old = manifest["live"]["parts"]
     for table_name, names in old.items():
         for n in names:
             manifest["sums"].pop(f"{table_name}/{n}", None)
@@ -491,11 +522,17 @@ def _replace_live(root: Path, game: AnyGame, manifest: dict[str, Any], rows: dic
             (root / table_name / n).unlink(missing_ok=True)
 
 
+STAGING_PREFIX = ".staging-"
+"""Folders under ``derived/<kind>/`` where Spark's tasks write parts before the driver commits them."""
+
+
 def _remove_unlisted(root: Path, manifest: dict[str, Any]) -> None:
     """Parts a crashed run wrote but never listed, and tables of an older layout."""
     for table_name in os.listdir(root):
         folder = root / table_name
-        if folder.is_dir():
+        if table_name.startswith(STAGING_PREFIX) and folder.is_dir():
+            shutil.rmtree(folder)  # the staging folder of a Spark run that did not finish (we hold the lock)
+        elif folder.is_dir():
             listed = set(manifest["parts"].get(table_name, [])) | set(manifest["live"]["parts"].get(table_name, []))
             for f in folder.iterdir():
                 if f.name not in listed:

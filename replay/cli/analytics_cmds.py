@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import pyarrow as pa
@@ -27,12 +28,21 @@ from .output import output_path, write_text
 @click.command()
 @click.option("--game", "kinds", multiple=True, help="only this kind (repeatable; default: every kind in the archive)")
 @click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="all cores",
-              help="processes replaying games in parallel")
+              help="processes replaying games in parallel (the local engine)")
 @click.option("--rebuild", is_flag=True,
               help="first throw away the kind's derived tables (ARCHIVE/derived/KIND/) and project every game again: "
                    "the repair when they are damaged")
+@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+              help="local: this machine's processes (--workers); spark: Apache Spark (the spark extra and Java; "
+                   "see docs/scale-out.md)")
+@click.option("--spark-master", default=None, metavar="URL",
+              help="with --engine spark: where Spark runs (local[2], spark://host:7077, yarn) "
+                   "[default: $REPLAY_SPARK_MASTER or local[*]]")
+@click.option("--spark-conf", "spark_conf", multiple=True, metavar="KEY=VALUE",
+              help="with --engine spark: a Spark setting (repeatable), e.g. spark.driver.memory=4g")
 @archive_option
-def project(kinds: tuple[str, ...], workers: int, rebuild: bool, archive_path: Path) -> None:
+def project(kinds: tuple[str, ...], workers: int, rebuild: bool, engine: str, spark_master: str | None,
+            spark_conf: tuple[str, ...], archive_path: Path) -> None:
     """Replay the games and write the derived SQL tables.
 
     Every kind gets the core tables games and players; each game adds its own under
@@ -47,13 +57,33 @@ def project(kinds: tuple[str, ...], workers: int, rebuild: bool, archive_path: P
     Example:
       replay project && replay query --name wonders_dice.win_rate_by_city
       replay project --rebuild --game pig
+      replay project --engine spark --spark-master 'local[4]' --spark-conf spark.driver.memory=4g
     """
+    if engine == "spark":
+        from ..spark.project import refuse_uri
+
+        refuse_uri(archive_path)
     archive = Archive(archive_path)
     games = [registry.get(k) for k in kinds] if kinds else None
+    if engine != "spark" and (spark_master or spark_conf):
+        raise click.UsageError("--spark-master and --spark-conf need --engine spark")
+    conf = {}
+    for item in spark_conf:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r}: use KEY=VALUE", param_hint="--spark-conf")
+        conf[key] = value
+    spark = _spark(spark_master, conf) if engine == "spark" else None
     bar = click.progressbar(length=1, label="projecting", file=sys.stderr, show_eta=True)
     with bar:
-        result = run_project(archive, games, progress=bar.update,
-                             total=lambda n: setattr(bar, "length", max(1, n)), workers=workers, rebuild=rebuild)
+        if spark is None:
+            result = run_project(archive, games, progress=bar.update,
+                                 total=lambda n: setattr(bar, "length", max(1, n)), workers=workers, rebuild=rebuild)
+        else:
+            from ..spark.project import project_spark
+
+            result = project_spark(archive, spark, games, progress=bar.update,
+                                   total=lambda n: setattr(bar, "length", max(1, n)), rebuild=rebuild)
     for kind in result.discarded:
         click.echo(f"{kind}: threw away the derived tables (--rebuild); every game is projected again")
     for kind in result.rebuilt:
@@ -65,6 +95,14 @@ def project(kinds: tuple[str, ...], workers: int, rebuild: bool, archive_path: P
         click.echo(f"skipped {game_id}: {why}")
     if result.skipped:
         click.echo(f"{len(result.skipped)} game(s) could not be projected; the others were")
+
+
+def _spark(master: str | None, conf: dict[str, str]) -> Any:
+    """A Spark session, or one clear error (SparkUnavailable) saying what is missing."""
+    from ..spark.session import SparkSettings, session
+
+    settings = SparkSettings(conf=conf) if master is None else SparkSettings(master=master, conf=conf)
+    return session(settings)
 
 
 def _write(table: pa.Table, fmt: str, output: str | None) -> None:

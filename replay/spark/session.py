@@ -15,6 +15,7 @@ import importlib.util
 import os
 import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ReplayError
@@ -27,10 +28,16 @@ class SparkUnavailable(ReplayError):
     """Spark cannot start here: pyspark is not installed, or no Java runtime is found."""
 
 
+LOG_CONFIG = Path(__file__).with_name("log4j2.properties")
+"""Errors only from the JVM (its startup WARN lines come before ``setLogLevel``)."""
+
 MASTER_ENV = "REPLAY_SPARK_MASTER"
 """Which Spark to use when the tool starts one itself (``local[2]``, ``spark://host:7077``, ``yarn``)."""
 
 DEFAULT_MASTER = "local[*]"
+
+SUBMITTED_ENV = "PYSPARK_GATEWAY_PORT"
+"""Set by ``spark-submit`` for the Python program it runs: the JVM, its master and settings exist."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,7 @@ class SparkSettings:
             "spark.ui.showConsoleProgress": "false",
             "spark.sql.execution.arrow.pyspark.enabled": "true",
             "spark.sql.session.timeZone": "UTC",
+            "spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()}",
         }
         return base | dict(self.conf)
 
@@ -79,7 +87,9 @@ def session(settings: SparkSettings | None = None) -> SparkSession:
     if active is not None:
         return active
     settings = settings or SparkSettings()
-    builder: Any = SparkSession.builder.master(settings.master).appName(settings.app_name)
+    builder: Any = SparkSession.builder.appName(settings.app_name)
+    if SUBMITTED_ENV not in os.environ:  # under spark-submit, its --master says where Spark runs
+        builder = builder.master(settings.master)
     for key, value in settings.options().items():
         builder = builder.config(key, value)
     try:
