@@ -190,6 +190,8 @@ def test_spark_only_flags_are_checked(mixed):
     assert unsafe.exit_code == 2 and "--unsafe-sql" in unsafe.stderr
     master = runner.invoke(cli, ["query", "-a", str(mixed.root), "--spark-master", "local[1]", "SELECT 1"])
     assert master.exit_code == 2 and "--engine spark" in master.stderr
+    conf = runner.invoke(cli, ["query", "-a", str(mixed.root), "--engine", "spark", "--spark-conf", "no-value", "SELECT 1"])
+    assert conf.exit_code == 2 and "KEY=VALUE" in conf.stderr
 
 
 def test_without_java_one_message_and_no_traceback(tmp_path):

@@ -20,8 +20,9 @@ from ..archive import Archive
 from ..registry import registry
 from ..services.overview import overview
 from ..services.regress import regress as run_regress
+from ..spark.session import SparkSettings
 from ..tables import render, to_json
-from .options import archive_option
+from .options import archive_option, spark_options, spark_settings
 from .output import output_path, write_text
 
 
@@ -35,11 +36,7 @@ from .output import output_path, write_text
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
               help="local: this machine's processes (--workers); spark: Apache Spark (the spark extra and Java; "
                    "see docs/scale-out.md)")
-@click.option("--spark-master", default=None, metavar="URL",
-              help="with --engine spark: where Spark runs (local[2], spark://host:7077, yarn) "
-                   "[default: $REPLAY_SPARK_MASTER or local[*]]")
-@click.option("--spark-conf", "spark_conf", multiple=True, metavar="KEY=VALUE",
-              help="with --engine spark: a Spark setting (repeatable), e.g. spark.driver.memory=4g")
+@spark_options
 @archive_option
 def project(kinds: tuple[str, ...], workers: int, rebuild: bool, engine: str, spark_master: str | None,
             spark_conf: tuple[str, ...], archive_path: Path) -> None:
@@ -65,15 +62,8 @@ def project(kinds: tuple[str, ...], workers: int, rebuild: bool, engine: str, sp
         refuse_uri(archive_path)
     archive = Archive(archive_path)
     games = [registry.get(k) for k in kinds] if kinds else None
-    if engine != "spark" and (spark_master or spark_conf):
-        raise click.UsageError("--spark-master and --spark-conf need --engine spark")
-    conf = {}
-    for item in spark_conf:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{item!r}: use KEY=VALUE", param_hint="--spark-conf")
-        conf[key] = value
-    spark = _spark(spark_master, conf) if engine == "spark" else None
+    settings = spark_settings(engine == "spark", spark_master, spark_conf)
+    spark = _spark(settings) if settings else None
     bar = click.progressbar(length=1, label="projecting", file=sys.stderr, show_eta=True)
     with bar:
         if spark is None:
@@ -97,11 +87,10 @@ def project(kinds: tuple[str, ...], workers: int, rebuild: bool, engine: str, sp
         click.echo(f"{len(result.skipped)} game(s) could not be projected; the others were")
 
 
-def _spark(master: str | None, conf: dict[str, str]) -> Any:
+def _spark(settings: SparkSettings) -> Any:
     """A Spark session, or one clear error (SparkUnavailable) saying what is missing."""
-    from ..spark.session import SparkSettings, session
+    from ..spark.session import session
 
-    settings = SparkSettings(conf=conf) if master is None else SparkSettings(master=master, conf=conf)
     return session(settings)
 
 
@@ -135,11 +124,12 @@ def _write(table: pa.Table, fmt: str, output: str | None) -> None:
               help=f"run the SQL with DuckDB's full powers: {OPENS}. Only for SQL you trust")
 @click.option("--engine", type=click.Choice(["duckdb", "spark"]), default="duckdb", show_default=True,
               help="DuckDB in-process, or Spark SQL (the `spark` extra and Java 17+; the SQL is still DuckDB's dialect, "
-                   "translated: see docs/spark-sql.md)")
-@click.option("--spark-master", help="with --engine spark: where Spark runs (default $REPLAY_SPARK_MASTER or local[*])")
+                   "translated: see docs/scale-out.md)")
+@spark_options
 @archive_option
 def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: bool, fmt: str,
-          output: str | None, unsafe_sql: bool, engine: str, spark_master: str | None, archive_path: Path) -> None:
+          output: str | None, unsafe_sql: bool, engine: str, spark_master: str | None, spark_conf: tuple[str, ...],
+          archive_path: Path) -> None:
     """Ask the archive in SQL (DuckDB, in-process), across every game kind.
 
     Views: events (every event of every kind: envelope), games and players (one row
@@ -155,7 +145,7 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
     other files are refused; --unsafe-sql allows them.
 
     --engine spark runs the same SQL (DuckDB's dialect, translated) on Spark SQL over
-    the same files, read-only (docs/spark-sql.md).
+    the same files, read-only (docs/scale-out.md).
 
     \b
     Example:
@@ -175,10 +165,9 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
         return
     if bool(sql) == bool(name):
         raise click.UsageError("give SQL or --name NAME (or --list)")
-    if engine == "spark":
+    settings = spark_settings(engine == "spark", spark_master, spark_conf)
+    if settings:
         _spark_ready(unsafe_sql)
-    elif spark_master:
-        raise click.UsageError("--spark-master goes with --engine spark")
     archive = Archive(archive_path)
     named = find_query(queries, name) if name else None
     for note in freshness(archive, named.sql if named else sql or ""):
@@ -190,10 +179,10 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
             if not sep:
                 raise click.BadParameter(f"{item!r}: use k=v", param_hint="--param")
             given[key] = value
-        table = _ask(engine, archive, named, given, unsafe_sql, spark_master)
+        table = _ask(archive, named, given, unsafe_sql, settings)
     else:
         assert sql is not None
-        table = _ask(engine, archive, sql, {}, unsafe_sql, spark_master)
+        table = _ask(archive, sql, {}, unsafe_sql, settings)
     _write(table, fmt, output)
 
 
@@ -208,12 +197,12 @@ def _spark_ready(unsafe_sql: bool) -> None:
         raise SparkUnavailable(why)
 
 
-def _ask(engine: str, archive: Archive, query: str | NamedQuery, given: dict[str, str], unsafe_sql: bool,
-         spark_master: str | None) -> pa.Table:
-    if engine == "spark":
+def _ask(archive: Archive, query: str | NamedQuery, given: dict[str, str], unsafe_sql: bool,
+         spark: SparkSettings | None) -> pa.Table:
+    if spark:
         from ..spark.sql import ask as spark_ask  # pyspark is imported only when asked for
 
-        return spark_ask(archive, query, given, master=spark_master)
+        return spark_ask(archive, query, given, settings=spark)
     return ask(archive, query, given, unsafe=unsafe_sql)
 
 

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
+from ..spark.session import SparkSettings
 from ..tables import FORMATS
 
 DEFAULT_ARCHIVE = "archive"
@@ -46,3 +47,28 @@ def ruleset_option(f: F) -> F:
         "--ruleset", "ruleset_files", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path),
         help="a rules pack file the game was played under, when it is neither shipped nor in the archive (repeatable)",
     )(f)
+
+
+def spark_options(f: F) -> F:
+    """``--spark-master`` and ``--spark-conf``: the same two for every command that can run on Spark."""
+    f = click.option("--spark-conf", "spark_conf", multiple=True, metavar="KEY=VALUE",
+                     help="with --engine spark: a Spark setting (repeatable), e.g. spark.driver.memory=4g")(f)
+    return click.option("--spark-master", default=None, metavar="URL",
+                        help="with --engine spark: where Spark runs (local[2], spark://host:7077, yarn) "
+                             "[default: $REPLAY_SPARK_MASTER or local[*]]")(f)
+
+
+def spark_settings(on_spark: bool, master: str | None, conf: Sequence[str]) -> SparkSettings | None:
+    """The settings of ``--spark-master`` and ``--spark-conf``, or ``None`` off Spark (where giving
+    either is a usage error rather than silently ignored)."""
+    if not on_spark:
+        if master or conf:
+            raise click.UsageError("--spark-master and --spark-conf go with --engine spark")
+        return None
+    settings: dict[str, str] = {}
+    for item in conf:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r}: use KEY=VALUE", param_hint="--spark-conf")
+        settings[key] = value
+    return SparkSettings(conf=settings) if master is None else SparkSettings(master=master, conf=settings)

@@ -56,9 +56,9 @@ _GLOB = re.compile(r"([\\{}\[\]*?])")
 
 
 def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None = None,
-        spark: SparkSession | None = None, master: str | None = None) -> pa.Table:
+        spark: SparkSession | None = None, settings: SparkSettings | None = None) -> pa.Table:
     """What ``replay query --engine spark`` runs: a named query or SQL over the archive's views on
-    ``spark`` (default: the running session, or one started on ``master``), refused when it reads
+    ``spark`` (default: the running session, or one started with ``settings``), refused when it reads
     a view whose files are damaged, as DuckDB's :func:`replay.analytics.sql.ask` refuses it."""
     names = views(archive.registry)
     if isinstance(query, NamedQuery):
@@ -70,7 +70,7 @@ def ask(archive: Archive, query: str | NamedQuery, given: dict[str, str] | None 
         first = damaged[table][0]
         raise QueryError(f"refused: the query reads {table}, and {first.where.file} is damaged: {first.message}")
     if spark is None:
-        spark = session(SparkSettings(master=master) if master else None)
+        spark = session(settings)
     con = connect(spark, archive, translation.reads)
     try:
         return run(con, translation.sql, names)
