@@ -202,3 +202,20 @@ def test_without_java_one_message_and_no_traceback(tmp_path):
                           "SELECT 1"], capture_output=True, text=True, env=env, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "Java" in run.stderr and run.stdout == ""
+
+
+def test_spark_decimals_become_the_floats_duckdb_prints():
+    """Spark's exact decimal averages are given as DuckDB's floats: the nearest float to the decimal,
+    so 0.6667 prints as 0.6667 on both engines (Arrow's own cast gives 0.6667000000000001)."""
+    import decimal
+
+    import pyarrow as pa
+
+    from replay.spark.sql import _as_duckdb_numbers
+
+    values = [decimal.Decimal("0.6667"), None, decimal.Decimal("-12.3457"), decimal.Decimal("0.0001")]
+    table = _as_duckdb_numbers(pa.table({"rate": pa.array(values, pa.decimal128(10, 4)),
+                                         "wins": pa.array([decimal.Decimal(3), None, decimal.Decimal(-1), None],
+                                                          pa.decimal128(10, 0))}))
+    assert table.column("rate").to_pylist() == [0.6667, None, -12.3457, 0.0001]
+    assert table.schema.field("wins").type == pa.int64() and table.column("wins").to_pylist() == [3, None, -1, None]

@@ -168,11 +168,17 @@ def run(con: SparkSession, sql: str, names: list[str] | None = None) -> pa.Table
 def _as_duckdb_numbers(table: pa.Table) -> pa.Table:
     """Spark's decimal columns as DuckDB gives them: where DuckDB's average of ``1.0``s is a
     float, Spark's is an exact decimal (``avg(CASE WHEN won THEN 1.0 ELSE 0.0 END)``), which
-    would print as ``1`` where DuckDB prints ``1.0``. Whole decimals that fit become integers."""
+    would print as ``1`` where DuckDB prints ``1.0``. Whole decimals that fit become integers.
+    A fraction goes through its decimal text: Arrow's direct cast scales by a power of ten in
+    floating point, which turns 0.6667 into 0.6667000000000001; the text is parsed to the nearest float."""
     for i, field in enumerate(table.schema):
         if pa.types.is_decimal(field.type):
-            whole = field.type.scale == 0 and field.type.precision <= 18
-            table = table.set_column(i, field.name, table.column(i).cast(pa.int64() if whole else pa.float64()))
+            column = table.column(i)
+            if field.type.scale == 0 and field.type.precision <= 18:
+                column = column.cast(pa.int64())
+            else:
+                column = column.cast(pa.string()).cast(pa.float64())
+            table = table.set_column(i, field.name, column)
     return table
 
 
