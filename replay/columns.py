@@ -52,7 +52,7 @@ def to_pylist(column: pa.ChunkedArray | pa.Array, maps_as_dicts: bool = False) -
     pyarrow whole (no archive column is read that way in a replay).
     """
     fast = VALUES
-    if fast is None or (not maps_as_dicts and _has_map(column.type)):
+    if fast is None or (not maps_as_dicts and has_map(column.type)):
         return _pyarrow(column, maps_as_dicts)
     chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
     out: list[Any] = []
@@ -67,13 +67,14 @@ def _pyarrow(column: pa.ChunkedArray | pa.Array, maps_as_dicts: bool) -> list[An
     return values
 
 
-def _has_map(t: pa.DataType) -> bool:
+def has_map(t: pa.DataType) -> bool:
+    """Whether a column of type ``t`` holds a map anywhere (such columns convert differently)."""
     if pa.types.is_map(t):
         return True
     if pa.types.is_struct(t):
-        return any(_has_map(t.field(i).type) for i in range(t.num_fields))
+        return any(has_map(t.field(i).type) for i in range(t.num_fields))
     if pa.types.is_list(t) or pa.types.is_large_list(t):
-        return _has_map(t.value_type)
+        return has_map(t.value_type)
     return False
 
 

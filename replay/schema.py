@@ -296,16 +296,6 @@ def _blank_value(t: pa.DataType) -> Any:
     raise KeyError(str(t))
 
 
-def _has_map(t: pa.DataType) -> bool:
-    if pa.types.is_map(t):
-        return True
-    if pa.types.is_struct(t):
-        return any(_has_map(t.field(i).type) for i in range(t.num_fields))
-    if pa.types.is_list(t) or pa.types.is_large_list(t):
-        return _has_map(t.value_type)
-    return False
-
-
 def decode(table: pa.Table, game: AnyGame, upcast: bool = True) -> list[Event]:
     """Events from a table, payloads upcast to the current versions (as stored if not ``upcast``).
 
@@ -333,7 +323,7 @@ def _decode(table: pa.Table, game: AnyGame, upcast: bool) -> list[Event]:
         column = table.column(name)
         if fast:  # the compiled decoder (replay.columns): maps as dicts at no extra cost
             columns[name] = compiled_columns.to_pylist(column, maps_as_dicts=True)
-        elif _has_map(column.type):
+        elif compiled_columns.has_map(column.type):
             with_maps.append(name)  # converted below, on this type's rows only
             columns[name] = [None] * len(type_names)
         else:

@@ -35,10 +35,11 @@ import shutil
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyarrow as pa
 
@@ -167,14 +168,7 @@ def project(archive: Archive, games: Sequence[AnyGame] | None = None,
 @writes
 def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], None] | None,
                   workers: int, rebuild: bool = False) -> ProjectResult:
-    root = derived_dir(archive, game.kind)
-    root.mkdir(parents=True, exist_ok=True)
-    tables = tables_of(game)
-    result = ProjectResult(rows=dict.fromkeys(tables, 0))
-    with ArchiveLock(root / ".lock", exclusive=True, timeout=archive.lock_timeout):
-        manifest, streams, todo = prepare_kind(archive, game, root, rebuild, result)
-        if progress:
-            progress(len(streams) - len(todo))
+    with kind_run(archive, game, rebuild, progress) as (root, tables, result, manifest, todo):
         finished: dict[str, list[pa.Table]] = {t: [] for t in tables}
         live: dict[str, list[pa.Table]] = {t: [] for t in CORE_TABLES}
         batch: list[str] = []
@@ -224,6 +218,32 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
     result.live = len(live_games)
     result.skipped = skipped
     return result
+
+
+class KindRun(NamedTuple):
+    """One kind's projection under way: its folder, tables, result so far, manifest, games to do."""
+
+    root: Path
+    tables: dict[str, pa.Schema]
+    result: ProjectResult
+    manifest: dict[str, Any]
+    todo: dict[str, StreamInfo]
+
+
+@contextmanager
+def kind_run(archive: Archive, game: AnyGame, rebuild: bool, progress: Callable[[int], None] | None) -> Iterator[KindRun]:
+    """How both engines (this module's and ``replay.spark.project``) begin a kind: its derived folder
+    made, its lock held until the block ends, the folder prepared (:func:`prepare_kind`) and the
+    games already projected counted as progress."""
+    root = derived_dir(archive, game.kind)
+    root.mkdir(parents=True, exist_ok=True)
+    tables = tables_of(game)
+    result = ProjectResult(rows=dict.fromkeys(tables, 0))
+    with ArchiveLock(root / ".lock", exclusive=True, timeout=archive.lock_timeout):
+        manifest, streams, todo = prepare_kind(archive, game, root, rebuild, result)
+        if progress:
+            progress(len(streams) - len(todo))
+        yield KindRun(root, tables, result, manifest, todo)
 
 
 def prepare_kind(archive: Archive, game: AnyGame, root: Path, rebuild: bool,

@@ -52,14 +52,12 @@ from ..analytics.project import (
     _Chunk,
     commit_live,
     derive_chunk,
-    derived_dir,
-    prepare_kind,
+    kind_run,
     tables_of,
     write_part_file,
 )
 from ..archive import Archive
 from ..archive.fsutil import atomic_write, fsync_dir, writes
-from ..archive.lock import ArchiveLock
 from ..archive.manifest import StreamInfo
 from ..contract import AnyGame
 from ..errors import ReplayError
@@ -136,14 +134,7 @@ def refuse_uri(path: Path | str) -> None:
 @writes
 def _project_kind(archive: Archive, spark: SparkSession, game: AnyGame, progress: Callable[[int], None] | None,
                   rebuild: bool, options: SparkProjectOptions) -> ProjectResult:
-    root = derived_dir(archive, game.kind)
-    root.mkdir(parents=True, exist_ok=True)
-    tables = tables_of(game)
-    result = ProjectResult(rows=dict.fromkeys(tables, 0))
-    with ArchiveLock(root / ".lock", exclusive=True, timeout=archive.lock_timeout):
-        manifest, streams, todo = prepare_kind(archive, game, root, rebuild, result)
-        if progress:
-            progress(len(streams) - len(todo))
+    with kind_run(archive, game, rebuild, progress) as (root, tables, result, manifest, todo):
         run = uuid.uuid4().hex[:12]
         staging = root / f"{STAGING_PREFIX}{run}"
         staging.mkdir()
