@@ -177,3 +177,33 @@ def every_variant_content(data: dict) -> None:
     black["faces"][5]["buildings"] = ["wonder", "agora"]
     market = next(b for b in data["buildings"] if b["id"] == "market")
     market["spaces"][0]["effects"].append({"type": "resource"})
+
+
+def flip_in_data_page(path) -> None:
+    """Flip a byte inside a Pig file's payload column's data page (the footer stays readable)."""
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(path).metadata
+    column = next(meta.row_group(0).column(j) for j in range(meta.num_columns)
+                  if meta.row_group(0).column(j).path_in_schema == "die_rolled.face")
+    data = bytearray(path.read_bytes())
+    data[column.data_page_offset + column.total_compressed_size // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def rows_digest(paths) -> str:
+    """``rows:sha256`` of a derived table's parts, whatever their order and cut: the rows sorted as
+    canonical JSON, then the distinct schemas."""
+    import hashlib
+    import json
+
+    import pyarrow.parquet as pq
+
+    rows: list[str] = []
+    schemas = set()
+    for path in paths:
+        t = pq.read_table(path)
+        schemas.add(t.schema.remove_metadata().to_string())
+        rows.extend(json.dumps(r, sort_keys=True, separators=(",", ":"), default=str) for r in t.to_pylist())
+    text = "\n".join(sorted(rows)) + "\n" + "\n".join(sorted(schemas))
+    return f"{len(rows)}:{hashlib.sha256(text.encode()).hexdigest()}"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner, Result
-from helpers import pig_game
+from helpers import flip_in_data_page, pig_game
 
 from replay.archive import NEW_STREAM, Archive
 from replay.archive.verify import verify
@@ -128,22 +128,13 @@ def test_integers_beyond_64_bits_are_refused_where_they_enter(runner, tmp_path, 
 # ------------------------------------------------------------------ 3. damaged Parquet
 
 
-def _flip_in_data_page(path: Path) -> None:
-    """Flip a byte inside a payload column's data page (not the footer, which no reader may need)."""
-    meta = pq.ParquetFile(path).metadata
-    column = next(meta.row_group(0).column(j) for j in range(meta.num_columns)
-                  if meta.row_group(0).column(j).path_in_schema == "die_rolled.face")
-    data = bytearray(path.read_bytes())
-    data[column.data_page_offset + column.total_compressed_size // 2] ^= 0xFF
-    path.write_bytes(bytes(data))
-
 
 @pytest.mark.parametrize("damage", ["flip", "truncate"])
 def test_a_damaged_data_file_is_named_by_every_reader(runner, copy, damage):
     before = {p: p.read_bytes() for p in (copy / "data").rglob("*.parquet")}
     target = sorted(before)[0]
     if damage == "flip":
-        _flip_in_data_page(target)
+        flip_in_data_page(target)
     else:
         target.write_bytes(before[target][: len(before[target]) // 2])
     relative = str(target.relative_to(copy))

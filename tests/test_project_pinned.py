@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from helpers import rows_digest
 
 from replay.analytics import project as project_module
 from replay.analytics.project import derived_dir, part_paths, project
@@ -105,14 +106,7 @@ def digests(archive: Archive) -> dict[str, str]:
     out: dict[str, str] = {}
     for game in KINDS:
         for table, paths in sorted(part_paths(archive, game).items()):
-            rows: list[str] = []
-            schemas = set()
-            for path in paths:
-                t = pq.read_table(path)
-                schemas.add(t.schema.remove_metadata().to_string())
-                rows.extend(json.dumps(r, sort_keys=True, separators=(",", ":"), default=str) for r in t.to_pylist())
-            text = "\n".join(sorted(rows)) + "\n" + "\n".join(sorted(schemas))
-            out[f"{game.kind}/{table}"] = f"{len(rows)}:{hashlib.sha256(text.encode()).hexdigest()}"
+            out[f"{game.kind}/{table}"] = rows_digest(paths)
         manifest = json.loads((derived_dir(archive, game.kind) / "manifest.json").read_text())
         games = {"games": sorted(manifest["games"]), "live": sorted(manifest["live"]["games"]),
                  "skipped": manifest["skipped"]}

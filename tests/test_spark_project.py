@@ -9,7 +9,6 @@ games. A damaged event file is handled as the local engine handles it. One local
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -17,9 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from helpers import flip_in_data_page, rows_digest
 
 from replay.analytics.project import check_derived, derived_dir, part_paths, project
 from replay.archive import NEW_STREAM, Archive
@@ -63,14 +62,7 @@ def digests(archive: Archive, reasons: bool = True) -> dict[str, str]:
         if not manifest_path.exists():
             continue
         for table, paths in sorted(part_paths(archive, game).items()):
-            rows: list[str] = []
-            schemas = set()
-            for path in paths:
-                t = pq.read_table(path)
-                schemas.add(t.schema.remove_metadata().to_string())
-                rows.extend(json.dumps(r, sort_keys=True, separators=(",", ":"), default=str) for r in t.to_pylist())
-            text = "\n".join(sorted(rows)) + "\n" + "\n".join(sorted(schemas))
-            out[f"{game.kind}/{table}"] = f"{len(rows)}:{hashlib.sha256(text.encode()).hexdigest()}"
+            out[f"{game.kind}/{table}"] = rows_digest(paths)
         manifest = json.loads(manifest_path.read_text())
         out[f"{game.kind}/manifest"] = json.dumps({"games": sorted(manifest["games"]), "live": manifest["live"]["games"],
                                                    "skipped": manifest["skipped"] if reasons else sorted(manifest["skipped"]),
@@ -120,15 +112,6 @@ def test_a_second_run_projects_only_what_is_new(both, spark) -> None:
     assert project_spark(remote, spark, [PIG]).games == 1
 
 
-def _flip_in_data_page(path: Path) -> None:
-    """Flip a byte inside a payload column's data page (the footer stays readable)."""
-    meta = pq.ParquetFile(path).metadata
-    column = next(meta.row_group(0).column(j) for j in range(meta.num_columns)
-                  if meta.row_group(0).column(j).path_in_schema == "die_rolled.face")
-    data = bytearray(path.read_bytes())
-    data[column.data_page_offset + column.total_compressed_size // 2] ^= 0xFF
-    path.write_bytes(bytes(data))
-
 
 @pytest.mark.parametrize("damage", ["flip", "truncate"])
 def test_a_damaged_event_file_loses_its_games_only_as_locally(tmp_path, spark, damage) -> None:
@@ -137,7 +120,7 @@ def test_a_damaged_event_file_loses_its_games_only_as_locally(tmp_path, spark, d
     simulate_games(PIG, archive, 4, (2, 4), (), seed=2)
     target = sorted((archive.root / "data").rglob("*.parquet"))[0]
     if damage == "flip":
-        _flip_in_data_page(target)
+        flip_in_data_page(target)
     else:
         target.write_bytes(target.read_bytes()[:-200])
     relative = str(target.relative_to(archive.root))
