@@ -146,6 +146,18 @@ def load_manifest(archive: Archive, game: AnyGame, any_layout: bool = False) -> 
     return {"sums": {}, **manifest}
 
 
+def kinds_to_project(archive: Archive, games: Sequence[AnyGame] | None,
+                     total: Callable[[int], None] | None) -> list[AnyGame]:
+    """The kinds a run projects (``games``, or every kind the archive holds), telling ``total`` how
+    many games they hold: the same for both engines."""
+    streams = archive.snapshot().streams
+    kinds = {s.kind for s in streams.values()}
+    chosen = list(games) if games is not None else [g for g in archive.registry.games() if g.kind in kinds]
+    if total:
+        total(sum(1 for s in streams.values() if s.kind in {g.kind for g in chosen}))
+    return chosen
+
+
 def project(archive: Archive, games: Sequence[AnyGame] | None = None,
             progress: Callable[[int], None] | None = None, total: Callable[[int], None] | None = None,
             workers: int = 1, rebuild: bool = False) -> ProjectResult:
@@ -155,12 +167,7 @@ def project(archive: Archive, games: Sequence[AnyGame] | None = None,
     again: the repair for tables :func:`check_derived` finds damaged, since an incremental
     run never rewrites a finished game's part."""
     result = ProjectResult()
-    streams = archive.snapshot().streams
-    kinds = {s.kind for s in streams.values()}
-    chosen = list(games) if games is not None else [g for g in archive.registry.games() if g.kind in kinds]
-    if total:
-        total(sum(1 for s in streams.values() if s.kind in {g.kind for g in chosen}))
-    for game in chosen:
+    for game in kinds_to_project(archive, games, total):
         result.add(_project_kind(archive, game, progress, workers, rebuild))
     return result
 

@@ -53,6 +53,7 @@ from ..analytics.project import (
     commit_live,
     derive_chunk,
     kind_run,
+    kinds_to_project,
     tables_of,
     write_part_file,
 )
@@ -110,12 +111,7 @@ def project_spark(archive: Archive, spark: SparkSession, games: Sequence[AnyGame
     refuse_uri(archive.root)
     options = options or SparkProjectOptions()
     result = ProjectResult()
-    streams = archive.snapshot().streams
-    kinds = {s.kind for s in streams.values()}
-    chosen = list(games) if games is not None else [g for g in archive.registry.games() if g.kind in kinds]
-    if total:
-        total(sum(1 for s in streams.values() if s.kind in {g.kind for g in chosen}))
-    for game in chosen:
+    for game in kinds_to_project(archive, games, total):
         result.add(_project_kind(archive, spark, game, progress, rebuild, options))
     return result
 
