@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import flip_in_data_page, rows_digest
+from helpers import flip_in_data_page, pig_game, rows_digest
 
 from replay.analytics.project import check_derived, derived_dir, part_paths, project
 from replay.archive import NEW_STREAM, Archive
@@ -111,6 +111,28 @@ def test_a_second_run_projects_only_what_is_new(both, spark) -> None:
     remote.append("pig-late", extra, NEW_STREAM)
     assert project_spark(remote, spark, [PIG]).games == 1
 
+
+
+def test_events_stored_at_an_old_version_are_upcast_as_locally(tmp_path, spark) -> None:
+    """A file written when Pig's die_rolled was at version 1, beside one at today's layout: Spark reads
+    both (their columns differ) and the tasks upcast as the local engine does."""
+    from test_upcast_archive import OLD_PIG, _as_v1
+
+    from replay.registry import GameRegistry
+
+    old_registry = GameRegistry(load_entry_points=False)
+    old_registry.register(OLD_PIG)
+    old = Archive.init(tmp_path / "source", registry=old_registry)
+    for i in range(3):
+        old.append(f"old{i}", _as_v1(pig_game(f"old{i}", seed=i)), NEW_STREAM)
+    today = Archive(tmp_path / "source")
+    today.append("new", pig_game("new", seed=9), NEW_STREAM)
+    local = Archive(shutil.copytree(today.root, tmp_path / "local"))
+    remote = Archive(shutil.copytree(today.root, tmp_path / "spark"))
+    expected = project(local, [PIG])
+    result = project_spark(remote, spark, [PIG])
+    assert expected.games == result.games == 4 and not result.skipped
+    assert digests(remote) == digests(local)
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate"])
