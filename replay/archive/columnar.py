@@ -88,6 +88,28 @@ def _spread_taken(compiled: Any, compact: pa.Array, types: tuple[Any, ...], name
                                       mask=pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(mask)]))
 
 
+def _spread_plain(compiled: Any, struct: pa.StructType, types: tuple[Any, ...], name: str,
+                  payloads: tuple[Any, ...]) -> pa.Array | None:
+    """``_spread_taken(_struct(...))``'s array for a type whose fields are all plain values, made in one C pass
+    over the rows (``_cchain.spread``: each payload's fields written while the dict is in cache, the other rows
+    given ``_spread``'s blank and mask, so no take and no struct copy), or None where the extension declines."""
+    children = list(struct)
+    codes = [_CODES.get(f.type) for f in children]
+    if any(c is None for c in codes):
+        return None
+    made = compiled.spread(types, name, payloads, tuple(f.name for f in children), "".join(codes).encode(),  # type: ignore[arg-type]
+                           bytes(f.nullable for f in children))
+    if made is None:
+        return None
+    count, mask, built = made
+    n = len(types)
+    arrays = [_from_buffers(f.type, n, b) for f, b in zip(children, built)]
+    if mask is None:  # every row is of this type: the payloads as they are, as _spread returns them
+        return pa.StructArray.from_arrays(arrays, fields=children)
+    return pa.StructArray.from_arrays(arrays, fields=children,
+                                      mask=pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(mask)]))
+
+
 def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[Sequence[Any]]) -> pa.Table | None:
     schema = kind_schema(game)
     game_ids, seqs, kinds, types, versions, payloads = columns
@@ -113,7 +135,9 @@ def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[S
         if built is not None:
             arrays.append(built)
         elif field.name in by_type:
-            arrays.append(_spread_taken(compiled, _struct(compiled, by_type[field.name], field.type), types, field.name))
+            spread = _spread_plain(compiled, field.type, types, field.name, payloads)
+            arrays.append(spread if spread is not None else
+                          _spread_taken(compiled, _struct(compiled, by_type[field.name], field.type), types, field.name))
         else:  # no event of this type: as encode makes it
             arrays.append(pa.array(itertools.repeat(None, n), type=field.type, size=n))
     return pa.Table.from_arrays(arrays, schema=schema)
