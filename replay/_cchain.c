@@ -384,13 +384,15 @@ static PyObject *canonical(PyObject *self, PyObject *arg) {
     return out;
 }
 
+static int builder_put_any(PyObject *sink, PyObject *e);
+
 static PyObject *chain(PyObject *self, PyObject *args) {
-    PyObject *events, *fallback;
+    PyObject *events, *fallback, *sink = Py_None;
     Py_ssize_t start, stop;
     const char *word;
     Py_ssize_t word_len;
     int native = 0;
-    if (!PyArg_ParseTuple(args, "Onny#O|p", &events, &start, &stop, &word, &word_len, &fallback, &native)) return NULL;
+    if (!PyArg_ParseTuple(args, "Onny#O|pO", &events, &start, &stop, &word, &word_len, &fallback, &native, &sink)) return NULL;
     if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) {
         PyErr_SetString(PyExc_TypeError, "chain: events must be a list or a tuple");
         return NULL;
@@ -450,6 +452,7 @@ static PyObject *chain(PyObject *self, PyObject *args) {
             m[4 * j + 2] = (uint8_t)(h[j] >> 8);
             m[4 * j + 3] = (uint8_t)h[j];
         }
+        if (sink != Py_None && builder_put_any(sink, PySequence_Fast_GET_ITEM(events, i)) < 0) goto fail;
         if (native) { /* the link as an int64 in this machine's order: an Arrow column's buffer as it is */
             int64_t link = (int64_t)(((uint64_t)h[0] << 32) | h[1]);
             memcpy(words + 8 * (i - start), &link, 8);
@@ -874,6 +877,221 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ the columns, fused into the chain's pass */
+
+/* A kind's columns written while its events are hashed: ``chain`` hands each event to the builder right after
+   its canonical body, while the event's objects are in cache, instead of five later passes over the whole
+   batch (transposing, the envelope columns, grouping, each type's fields, the spreads) each waiting for memory
+   again. It writes the envelope columns and, for each type whose fields are all plain values, those fields
+   spread to every row as ``spread`` does. It never raises for a value: anything it does not take exactly
+   makes it decline (``builder_finish`` returns None) and the columns are then made the old way, which
+   converts or raises as before. */
+#define BUILDER_TYPES 32
+#define BUILDER_SEEN 16
+static const char BUILDER_NAME[] = "replay._cchain.builder";
+
+typedef struct {
+    PyObject *name, *names; /* held: the type's name, its fields' names (a tuple) */
+    Py_ssize_t k, count;
+    Writer *ws;
+    Buffer mask; /* rows of other types: set */
+} Plain;
+
+typedef struct {
+    Py_ssize_t capacity, i;
+    int declined;
+    Writer envelope[5];
+    Py_ssize_t types;
+    Plain plain[BUILDER_TYPES];
+    PyObject *seen[BUILDER_SEEN]; /* held: type objects met, and which plain type each is (-1: none) */
+    int seen_index[BUILDER_SEEN], seen_count;
+} Builder;
+
+static void builder_release(Builder *b) {
+    for (int f = 0; f < 5; f++) writer_free(&b->envelope[f]);
+    for (Py_ssize_t t = 0; t < b->types; t++) {
+        Plain *p = &b->plain[t];
+        for (Py_ssize_t f = 0; p->ws != NULL && f < p->k; f++) writer_free(&p->ws[f]);
+        PyMem_Free(p->ws);
+        PyMem_Free(p->mask.data);
+        p->ws = NULL;
+        p->mask.data = NULL;
+    }
+}
+
+static void builder_destroy(PyObject *capsule) {
+    Builder *b = PyCapsule_GetPointer(capsule, BUILDER_NAME);
+    if (b == NULL) return;
+    builder_release(b);
+    for (Py_ssize_t t = 0; t < b->types; t++) {
+        Py_XDECREF(b->plain[t].name);
+        Py_XDECREF(b->plain[t].names);
+    }
+    for (int j = 0; j < b->seen_count; j++) Py_DECREF(b->seen[j]);
+    PyMem_Free(b);
+}
+
+/* builder(capacity, ((type, field names, codes, nullables), ...)) -> a capsule for ``chain`` and
+   ``builder_finish``: at most ``capacity`` rows; the codes as ``column``'s. */
+static PyObject *builder_new(PyObject *self, PyObject *args) {
+    Py_ssize_t capacity;
+    PyObject *specs;
+    if (!PyArg_ParseTuple(args, "nO!", &capacity, &PyTuple_Type, &specs)) return NULL;
+    Py_ssize_t types = PyTuple_GET_SIZE(specs);
+    if (capacity < 0 || types > BUILDER_TYPES) {
+        PyErr_SetString(PyExc_ValueError, "builder: a capacity >= 0 and at most 32 types");
+        return NULL;
+    }
+    Builder *b = PyMem_Calloc(1, sizeof(Builder));
+    if (b == NULL) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(b, BUILDER_NAME, builder_destroy);
+    if (capsule == NULL) {
+        PyMem_Free(b);
+        return NULL;
+    }
+    b->capacity = capacity;
+    static const char ENVELOPE[5] = {'s', 'q', 's', 's', 'i'};
+    for (int f = 0; f < 5; f++)
+        if (writer_init(&b->envelope[f], ENVELOPE[f], 0, capacity) < 0) goto fail;
+    for (Py_ssize_t t = 0; t < types; t++) {
+        PyObject *name, *names;
+        const char *codes, *nullables;
+        Py_ssize_t codes_len, nullables_len;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(specs, t), "UO!y#y#", &name, &PyTuple_Type, &names, &codes, &codes_len,
+                              &nullables, &nullables_len)) goto fail;
+        Plain *p = &b->plain[t];
+        p->k = PyTuple_GET_SIZE(names);
+        if (codes_len != p->k || nullables_len != p->k) {
+            PyErr_SetString(PyExc_ValueError, "builder: a code and a nullable flag per field");
+            goto fail;
+        }
+        p->name = Py_NewRef(name);
+        p->names = Py_NewRef(names);
+        b->types = t + 1;
+        p->ws = PyMem_Calloc((size_t)(p->k ? p->k : 1), sizeof(Writer));
+        if (p->ws == NULL || reserve(&p->mask, (size_t)(capacity + 7) / 8 + 1) < 0) goto fail;
+        memset(p->mask.data, 0, (size_t)(capacity + 7) / 8 + 1);
+        for (Py_ssize_t f = 0; f < p->k; f++)
+            if (writer_init(&p->ws[f], codes[f], nullables[f] != 0, capacity) < 0) goto fail;
+    }
+    return capsule;
+fail:
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+/* The plain type an event's type is (-1: none), or -2 on an error. */
+static int builder_type(Builder *b, PyObject *type) {
+    for (int j = 0; j < b->seen_count; j++)
+        if (b->seen[j] == type) return b->seen_index[j];
+    int index = -1;
+    for (Py_ssize_t t = 0; t < b->types && index < 0; t++) {
+        int same = b->plain[t].name == type ? 1 : PyObject_RichCompareBool(type, b->plain[t].name, Py_EQ);
+        if (same < 0) return -2;
+        if (same) index = (int)t;
+    }
+    if (b->seen_count < BUILDER_SEEN) {
+        b->seen[b->seen_count] = Py_NewRef(type);
+        b->seen_index[b->seen_count++] = index;
+    }
+    return index;
+}
+
+/* One event's row: 0, or -1 on an error (not on a value it does not take: it declines then). */
+static int builder_put(Builder *b, PyObject *e) {
+    if (b->declined) return 0;
+    if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) != 6 || b->i >= b->capacity) {
+        b->declined = 1;
+        return 0;
+    }
+    PyObject *const *items = PySequence_Fast_ITEMS(e);
+    for (int f = 0; f < 5; f++) {
+        int r = writer_put(&b->envelope[f], items[f]);
+        if (r != 0) {
+            b->declined = 1;
+            return r < 0 ? -1 : 0;
+        }
+    }
+    int index = builder_type(b, items[3]);
+    if (index == -2) return -1;
+    Py_ssize_t i = b->i++;
+    PyObject *payload = items[5];
+    for (Py_ssize_t t = 0; t < b->types; t++) {
+        Plain *p = &b->plain[t];
+        if (t != index) {
+            p->mask.data[i >> 3] |= (char)(1 << (i & 7));
+            for (Py_ssize_t f = 0; f < p->k; f++) writer_empty(&p->ws[f], !p->ws[f].nullable);
+            continue;
+        }
+        p->count++;
+        if (!PyDict_CheckExact(payload) || PyDict_GET_SIZE(payload) != p->k) {
+            b->declined = 1;
+            return 0;
+        }
+        for (Py_ssize_t f = 0; f < p->k; f++) {
+            PyObject *v = PyDict_GetItemWithError(payload, PyTuple_GET_ITEM(p->names, f));
+            int r = v == NULL ? (PyErr_Occurred() ? -1 : DECLINE) : writer_put(&p->ws[f], v);
+            if (r != 0) {
+                b->declined = 1;
+                return r < 0 ? -1 : 0;
+            }
+        }
+    }
+    return 0;
+}
+
+static int builder_put_any(PyObject *sink, PyObject *e) {
+    Builder *b = PyCapsule_GetPointer(sink, BUILDER_NAME);
+    return b == NULL ? -1 : builder_put(b, e);
+}
+
+/* builder_finish(builder) -> (envelope, types) | None: the envelope's five columns and, per type, (count,
+   mask | None, its fields' columns), each column as ``column`` returns it; None where it declined. Once. */
+static PyObject *builder_finish(PyObject *self, PyObject *capsule) {
+    Builder *b = PyCapsule_GetPointer(capsule, BUILDER_NAME);
+    if (b == NULL) return NULL;
+    if (b->declined) {
+        builder_release(b);
+        Py_RETURN_NONE;
+    }
+    b->declined = 1; /* finished: it takes no more rows */
+    Py_ssize_t n = b->i;
+    size_t bitmap = (size_t)(n + 7) / 8;
+    PyObject *envelope = PyTuple_New(5), *types = PyTuple_New(b->types), *out = NULL;
+    if (envelope == NULL || types == NULL) goto done;
+    for (int f = 0; f < 5; f++) {
+        b->envelope[f].validity.len = bitmap;
+        PyObject *one = writer_finish(&b->envelope[f]);
+        if (one == NULL) goto done;
+        PyTuple_SET_ITEM(envelope, f, one);
+    }
+    for (Py_ssize_t t = 0; t < b->types; t++) {
+        Plain *p = &b->plain[t];
+        PyObject *fields = PyTuple_New(p->k);
+        if (fields == NULL) goto done;
+        for (Py_ssize_t f = 0; f < p->k; f++) {
+            p->ws[f].validity.len = bitmap;
+            if (p->ws[f].code == '?') p->ws[f].data.len = bitmap;
+            PyObject *one = writer_finish(&p->ws[f]);
+            if (one == NULL) {
+                Py_DECREF(fields);
+                goto done;
+            }
+            PyTuple_SET_ITEM(fields, f, one);
+        }
+        PyObject *mask = p->count == n ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize(p->mask.data, (Py_ssize_t)bitmap);
+        PyObject *one = mask == NULL ? NULL : Py_BuildValue("(nNN)", p->count, mask, fields);
+        if (one == NULL) goto done;
+        PyTuple_SET_ITEM(types, t, one);
+    }
+    out = PyTuple_Pack(2, envelope, types);
+done:
+    builder_release(b);
+    Py_XDECREF(envelope);
+    Py_XDECREF(types);
+    return out;
+}
+
 static PyObject *uses_sha_instructions(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(rounds != rounds_portable);
 }
@@ -886,6 +1104,8 @@ static PyMethodDef methods[] = {
     {"positions", positions, METH_VARARGS, "Take indices and null mask spreading one type's values to its rows."},
     {"column", column, METH_VARARGS, "Arrow buffers of a column of plain values, or None."},
     {"spread", spread, METH_VARARGS, "One type's plain payload fields as full-length Arrow buffers, or None."},
+    {"builder", builder_new, METH_VARARGS, "A kind's columns, written by chain as it hashes (a capsule)."},
+    {"builder_finish", builder_finish, METH_O, "A builder's columns, or None where it declined."},
     {"fields", fields, METH_VARARGS, "Each field's values over exact dicts holding exactly those keys, or None."},
     {"canonical", canonical, METH_O, "The canonical JSON of a value, or None where the definition decides."},
     {"sha256", sha256_fast, METH_O, "SHA-256 of a buffer."},

@@ -21,7 +21,9 @@ from typing import Any
 import pyarrow as pa
 
 from ..contract import AnyGame
+from ..errors import UnknownGameKind
 from ..events import Event
+from ..registry import GameRegistry
 from ..schema import _blank_row, encode, kind_schema
 
 _CODES: dict[pa.DataType, str] = {
@@ -31,12 +33,31 @@ _CODES: dict[pa.DataType, str] = {
 """The column types the extension writes (``_cchain.column``'s codes)."""
 
 
-def encode_columns(compiled: Any, events: list[Event], game: AnyGame, hashes: pa.Array,
-                   columns: Sequence[Sequence[Any]]) -> pa.Table:
-    """``encode(events, game, hashes, columns=columns)``'s table, made from the compiled column builders
-    where they take the values, else by ``encode`` itself."""
+def column_builder(compiled: Any, registry: GameRegistry, kind: str, capacity: int) -> Any | None:
+    """A builder (``_cchain.builder``) to hand to ``_cchain.chain`` for one kind's runs, for at most ``capacity``
+    events: the chain's pass then writes the envelope columns and the fields of every type whose fields are
+    all plain values while each event is in cache. None for a kind not installed (``encode`` names it)."""
     try:
-        table = _encoded(compiled, game, hashes, columns)
+        schema = kind_schema(registry.get(kind))
+    except UnknownGameKind:
+        return None
+    specs = []
+    for field in list(schema)[6:]:
+        children = list(field.type)
+        codes = [_CODES.get(f.type) for f in children]
+        if children and all(c is not None for c in codes):
+            specs.append((field.name, tuple(f.name for f in children), "".join(c or "" for c in codes).encode(),
+                          bytes(f.nullable for f in children)))
+    return compiled.builder(capacity, tuple(specs))
+
+
+def encode_columns(compiled: Any, events: list[Event], game: AnyGame, hashes: pa.Array,
+                   columns: Sequence[Sequence[Any]], fused: tuple[Any, Any] | None = None) -> pa.Table:
+    """``encode(events, game, hashes, columns=columns)``'s table, made from the compiled column builders
+    where they take the values, else by ``encode`` itself. ``fused``: what a :func:`column_builder` wrote
+    as the events were hashed (None where it declined: the columns are then made here)."""
+    try:
+        table = _encoded(compiled, game, hashes, columns, fused)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):  # whatever it is, encode raises it in its words
         table = None
     return table if table is not None else encode(events, game, hashes, columns=columns)
@@ -110,7 +131,21 @@ def _spread_plain(compiled: Any, struct: pa.StructType, types: tuple[Any, ...], 
                                       mask=pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(mask)]))
 
 
-def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[Sequence[Any]]) -> pa.Table | None:
+def _fused_spread(struct: pa.StructType, n: int, made: tuple[int, bytes | None, tuple[Any, ...]]) -> pa.Array | None:
+    """A builder's columns of one type as ``_spread_plain`` makes them (None where no row is of that type)."""
+    count, mask, built = made
+    if count == 0:
+        return None
+    children = list(struct)
+    arrays = [_from_buffers(f.type, n, b) for f, b in zip(children, built)]
+    if mask is None:
+        return pa.StructArray.from_arrays(arrays, fields=children)
+    return pa.StructArray.from_arrays(arrays, fields=children,
+                                      mask=pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(mask)]))
+
+
+def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[Sequence[Any]],
+             fused: tuple[Any, Any] | None = None) -> pa.Table | None:
     schema = kind_schema(game)
     game_ids, seqs, kinds, types, versions, payloads = columns
     n = len(game_ids)
@@ -119,14 +154,24 @@ def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[S
     by_type: dict[str, list[Any]] = compiled.group(types, payloads)
     if any(t not in game.models or t in schema.names[:6] for t in by_type):
         return None  # encode names the unknown type
-    envelope: dict[str, pa.Array | None] = {
-        "game_id": _array(compiled, game_ids, pa.string(), False),
-        "seq": _array(compiled, seqs, pa.int64(), False),
-        "kind": _array(compiled, kinds, pa.string(), False),
-        "type": _array(compiled, types, pa.string(), False),
-        "version": _array(compiled, versions, pa.int32(), False),
-        "hash": hashes,
-    }
+    spreads: dict[str, pa.Array | None] = {}
+    if fused is not None:  # the columns the chain's pass wrote
+        made_envelope, made_types = fused
+        envelope: dict[str, pa.Array | None] = {
+            name: _from_buffers(type_, n, made)
+            for name, type_, made in zip(schema.names[:5], schema.types[:5], made_envelope)}
+        envelope["hash"] = hashes
+        plain = [f for f in list(schema)[6:] if list(f.type) and all(c.type in _CODES for c in f.type)]
+        spreads = {f.name: _fused_spread(f.type, n, made) for f, made in zip(plain, made_types)}
+    else:
+        envelope = {
+            "game_id": _array(compiled, game_ids, pa.string(), False),
+            "seq": _array(compiled, seqs, pa.int64(), False),
+            "kind": _array(compiled, kinds, pa.string(), False),
+            "type": _array(compiled, types, pa.string(), False),
+            "version": _array(compiled, versions, pa.int32(), False),
+            "hash": hashes,
+        }
     if any(a is None for a in envelope.values()) or hashes.type != pa.int64():
         return None
     arrays = []
@@ -135,7 +180,9 @@ def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[S
         if built is not None:
             arrays.append(built)
         elif field.name in by_type:
-            spread = _spread_plain(compiled, field.type, types, field.name, payloads)
+            spread = spreads.get(field.name)
+            if spread is None:
+                spread = _spread_plain(compiled, field.type, types, field.name, payloads)
             arrays.append(spread if spread is not None else
                           _spread_taken(compiled, _struct(compiled, by_type[field.name], field.type), types, field.name))
         else:  # no event of this type: as encode makes it

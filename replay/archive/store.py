@@ -70,7 +70,7 @@ from ..registry import GameRegistry
 from ..registry import registry as default_registry
 from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
-from .columnar import encode_columns
+from .columnar import column_builder, encode_columns
 from .fsutil import fsync_dir, write_new_file, writes
 from .lock import ArchiveLock
 from .packs import PackStore
@@ -467,6 +467,7 @@ class Archive:
         game_ids, seqs, kinds = columns[0], columns[1], columns[2]
         words: list[bytes] = []  # per run: its links as int64s in this machine's order (the hash column's buffer)
         by_kind: dict[str, tuple[list[Event], list[int]]] = {}  # its events, and the runs they came in
+        builders: dict[str, Any] = {}  # per kind: its columns, written by the chain's pass as it hashes
         last_run: dict[str, int] = {}
         start = 0
         for end in compiled.run_ends(game_ids, kinds):  # runs of one game's events
@@ -478,7 +479,10 @@ class Archive:
             if follows is not None:
                 previous = int.from_bytes(words[follows][-8:], _NATIVE, signed=True)
             last_run[game_id] = len(words)
-            words.append(compiled.chain(events, start, end, previous.to_bytes(8, "big", signed=True), definition_body, True))
+            if kind not in builders:  # None for a kind not installed: its error comes where it came, after the links
+                builders[kind] = column_builder(compiled, self.registry, kind, len(events))
+            words.append(compiled.chain(events, start, end, previous.to_bytes(8, "big", signed=True), definition_body, True,
+                                        builders[kind]))
             evs, indices = by_kind.setdefault(kind, ([], []))
             evs.extend(events[start:end])
             indices.append(len(words) - 1)
@@ -487,7 +491,8 @@ class Archive:
         tables = [(kind, encode_columns(compiled, evs, self.registry.get(kind),
                                         pa.Array.from_buffers(pa.int64(), len(evs),
                                                               [None, pa.py_buffer(b"".join(words[i] for i in indices))]),
-                                        columns if one_kind else compiled.columns(evs)))
+                                        columns if one_kind else compiled.columns(evs),
+                                        None if builders[kind] is None else compiled.builder_finish(builders[kind])))
                   for kind, (evs, indices) in by_kind.items()]
         for game_id, i in last_run.items():
             heads[game_id] = int.from_bytes(words[i][-8:], _NATIVE, signed=True)
