@@ -528,6 +528,43 @@ fail:
     return NULL;
 }
 
+/* event_run_ends(events) -> list | None: run_ends(game ids, kinds) read from the events themselves (no
+   transposed columns), or None where ``columns`` would return None (not a list or tuple of 6-tuples). */
+static PyObject *event_run_ends(PyObject *self, PyObject *events) {
+    if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
+    PyObject *const *items = PySequence_Fast_ITEMS(events);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyTuple_Check(items[i]) || PyTuple_GET_SIZE(items[i]) != 6) Py_RETURN_NONE;
+    PyObject *ends = PyList_New(0);
+    if (ends == NULL) return NULL;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        int same = 0;
+        if (i < n) {
+            PyObject *x = items[i - 1], *y = items[i];
+            PyObject *a = PyTuple_GET_ITEM(x, 0), *b = PyTuple_GET_ITEM(y, 0);
+            same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
+            if (same == 1) {
+                a = PyTuple_GET_ITEM(x, 2), b = PyTuple_GET_ITEM(y, 2);
+                same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
+            }
+            if (same < 0) goto fail;
+        }
+        if (!same) {
+            PyObject *end = PyLong_FromSsize_t(i);
+            if (end == NULL || PyList_Append(ends, end) < 0) {
+                Py_XDECREF(end);
+                goto fail;
+            }
+            Py_DECREF(end);
+        }
+    }
+    return ends;
+fail:
+    Py_DECREF(ends);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ Arrow buffers from Python values */
 
 static int grow(Buffer *b, size_t more) { return reserve(b, more); }
@@ -900,6 +937,7 @@ typedef struct {
 typedef struct {
     Py_ssize_t capacity, i;
     int declined;
+    PyObject **types_col, **payloads_col; /* held: each row's type and payload, for the types it does not write */
     Writer envelope[5];
     Py_ssize_t types;
     Plain plain[BUILDER_TYPES];
@@ -908,6 +946,13 @@ typedef struct {
 } Builder;
 
 static void builder_release(Builder *b) {
+    for (Py_ssize_t i = 0; b->types_col != NULL && i < b->i; i++) {
+        Py_XDECREF(b->types_col[i]);
+        Py_XDECREF(b->payloads_col[i]);
+    }
+    PyMem_Free(b->types_col);
+    PyMem_Free(b->payloads_col);
+    b->types_col = b->payloads_col = NULL;
     for (int f = 0; f < 5; f++) writer_free(&b->envelope[f]);
     for (Py_ssize_t t = 0; t < b->types; t++) {
         Plain *p = &b->plain[t];
@@ -950,6 +995,12 @@ static PyObject *builder_new(PyObject *self, PyObject *args) {
         return NULL;
     }
     b->capacity = capacity;
+    b->types_col = PyMem_Calloc((size_t)(capacity ? capacity : 1), sizeof(PyObject *));
+    b->payloads_col = PyMem_Calloc((size_t)(capacity ? capacity : 1), sizeof(PyObject *));
+    if (b->types_col == NULL || b->payloads_col == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     static const char ENVELOPE[5] = {'s', 'q', 's', 's', 'i'};
     for (int f = 0; f < 5; f++)
         if (writer_init(&b->envelope[f], ENVELOPE[f], 0, capacity) < 0) goto fail;
@@ -1016,6 +1067,8 @@ static int builder_put(Builder *b, PyObject *e) {
     if (index == -2) return -1;
     Py_ssize_t i = b->i++;
     PyObject *payload = items[5];
+    b->types_col[i] = Py_NewRef(items[3]);
+    b->payloads_col[i] = Py_NewRef(payload);
     for (Py_ssize_t t = 0; t < b->types; t++) {
         Plain *p = &b->plain[t];
         if (t != index) {
@@ -1045,8 +1098,9 @@ static int builder_put_any(PyObject *sink, PyObject *e) {
     return b == NULL ? -1 : builder_put(b, e);
 }
 
-/* builder_finish(builder) -> (envelope, types) | None: the envelope's five columns and, per type, (count,
-   mask | None, its fields' columns), each column as ``column`` returns it; None where it declined. Once. */
+/* builder_finish(builder) -> (envelope, types, (type column, payload column)) | None: the envelope's five
+   columns and, per type, (count, mask | None, its fields' columns), each column as ``column`` returns it; the
+   rows' types and payloads as two tuples (for the types it does not write); None where it declined. Once. */
 static PyObject *builder_finish(PyObject *self, PyObject *capsule) {
     Builder *b = PyCapsule_GetPointer(capsule, BUILDER_NAME);
     if (b == NULL) return NULL;
@@ -1084,7 +1138,18 @@ static PyObject *builder_finish(PyObject *self, PyObject *capsule) {
         if (one == NULL) goto done;
         PyTuple_SET_ITEM(types, t, one);
     }
-    out = PyTuple_Pack(2, envelope, types);
+    PyObject *type_col = PyTuple_New(n), *payload_col = PyTuple_New(n);
+    if (type_col == NULL || payload_col == NULL) {
+        Py_XDECREF(type_col);
+        Py_XDECREF(payload_col);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) { /* the tuples take the builder's references */
+        PyTuple_SET_ITEM(type_col, i, b->types_col[i]);
+        PyTuple_SET_ITEM(payload_col, i, b->payloads_col[i]);
+        b->types_col[i] = b->payloads_col[i] = NULL;
+    }
+    out = Py_BuildValue("(OO(NN))", envelope, types, type_col, payload_col);
 done:
     builder_release(b);
     Py_XDECREF(envelope);
@@ -1099,6 +1164,7 @@ static PyObject *uses_sha_instructions(PyObject *self, PyObject *unused) {
 static PyMethodDef methods[] = {
     {"columns", columns, METH_O, "The six fields of 6-tuples as six tuples, or None."},
     {"run_ends", run_ends, METH_VARARGS, "Where each run of equal (game_id, kind) ends."},
+    {"event_run_ends", event_run_ends, METH_O, "run_ends read from the events, or None where columns declines."},
     {"chain", chain, METH_VARARGS, "The links of events[start:stop] from an 8-byte word, as 8-byte words."},
     {"group", group, METH_VARARGS, "The payloads of each type, in row order."},
     {"positions", positions, METH_VARARGS, "Take indices and null mask spreading one type's values to its rows."},

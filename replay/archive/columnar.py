@@ -52,10 +52,13 @@ def column_builder(compiled: Any, registry: GameRegistry, kind: str, capacity: i
 
 
 def encode_columns(compiled: Any, events: list[Event], game: AnyGame, hashes: pa.Array,
-                   columns: Sequence[Sequence[Any]], fused: tuple[Any, Any] | None = None) -> pa.Table:
+                   columns: Sequence[Sequence[Any]] | None = None, fused: tuple[Any, Any, Any] | None = None) -> pa.Table:
     """``encode(events, game, hashes, columns=columns)``'s table, made from the compiled column builders
-    where they take the values, else by ``encode`` itself. ``fused``: what a :func:`column_builder` wrote
-    as the events were hashed (None where it declined: the columns are then made here)."""
+    where they take the values, else by ``encode`` itself. ``columns``: the events transposed
+    (``_cchain.columns``), if the caller has them; ``fused``: what a :func:`column_builder` wrote as the
+    events were hashed (None where it declined: the events are then transposed and the columns made here)."""
+    if fused is None and columns is None:
+        columns = compiled.columns(events)
     try:
         table = _encoded(compiled, game, hashes, columns, fused)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):  # whatever it is, encode raises it in its words
@@ -144,11 +147,18 @@ def _fused_spread(struct: pa.StructType, n: int, made: tuple[int, bytes | None, 
                                       mask=pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(mask)]))
 
 
-def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[Sequence[Any]],
-             fused: tuple[Any, Any] | None = None) -> pa.Table | None:
+def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[Sequence[Any]] | None,
+             fused: tuple[Any, Any, Any] | None = None) -> pa.Table | None:
     schema = kind_schema(game)
-    game_ids, seqs, kinds, types, versions, payloads = columns
-    n = len(game_ids)
+    if fused is not None:
+        game_ids: Sequence[Any] = ()
+        seqs = kinds = versions = game_ids
+        types, payloads = fused[2]  # the rows' types and payloads, as the builder met them
+    elif columns is not None:
+        game_ids, seqs, kinds, types, versions, payloads = columns
+    else:
+        return None
+    n = len(types)
     if not isinstance(types, tuple) or not isinstance(payloads, tuple):
         return None
     by_type: dict[str, list[Any]] = compiled.group(types, payloads)
@@ -156,7 +166,7 @@ def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[S
         return None  # encode names the unknown type
     spreads: dict[str, pa.Array | None] = {}
     if fused is not None:  # the columns the chain's pass wrote
-        made_envelope, made_types = fused
+        made_envelope, made_types, _ = fused
         envelope: dict[str, pa.Array | None] = {
             name: _from_buffers(type_, n, made)
             for name, type_, made in zip(schema.names[:5], schema.types[:5], made_envelope)}
