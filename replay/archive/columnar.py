@@ -10,6 +10,11 @@ each event type whose fields are all plain values (integers, bools, floats, stri
 range, a missing or extra key, a lone surrogate) sends the whole batch to ``encode``, which converts or
 raises exactly as it always did: the table is the same either way (``tests/test_cchain.py`` compares the
 Parquet bytes).
+
+In a bulk import those buffers are written by the chain's own pass (:func:`column_builder`): each event's
+envelope and plain fields go to the buffers right after its canonical body, while its objects are still in
+cache, rather than in later passes over a batch too large for the cache. Where that builder declines, the
+columns are made here from the transposed events, and where those builders decline, by ``encode``.
 """
 
 from __future__ import annotations
