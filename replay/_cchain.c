@@ -384,13 +384,15 @@ static PyObject *canonical(PyObject *self, PyObject *arg) {
     return out;
 }
 
+static int builder_put_any(PyObject *sink, PyObject *e);
+
 static PyObject *chain(PyObject *self, PyObject *args) {
-    PyObject *events, *fallback;
+    PyObject *events, *fallback, *sink = Py_None;
     Py_ssize_t start, stop;
     const char *word;
     Py_ssize_t word_len;
     int native = 0;
-    if (!PyArg_ParseTuple(args, "Onny#O|p", &events, &start, &stop, &word, &word_len, &fallback, &native)) return NULL;
+    if (!PyArg_ParseTuple(args, "Onny#O|pO", &events, &start, &stop, &word, &word_len, &fallback, &native, &sink)) return NULL;
     if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) {
         PyErr_SetString(PyExc_TypeError, "chain: events must be a list or a tuple");
         return NULL;
@@ -450,6 +452,7 @@ static PyObject *chain(PyObject *self, PyObject *args) {
             m[4 * j + 2] = (uint8_t)(h[j] >> 8);
             m[4 * j + 3] = (uint8_t)h[j];
         }
+        if (sink != Py_None && builder_put_any(sink, PySequence_Fast_GET_ITEM(events, i)) < 0) goto fail;
         if (native) { /* the link as an int64 in this machine's order: an Arrow column's buffer as it is */
             int64_t link = (int64_t)(((uint64_t)h[0] << 32) | h[1]);
             memcpy(words + 8 * (i - start), &link, 8);
@@ -506,6 +509,43 @@ static PyObject *run_ends(PyObject *self, PyObject *args) {
             same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
             if (same == 1) {
                 a = PyTuple_GET_ITEM(kinds, i - 1), b = PyTuple_GET_ITEM(kinds, i);
+                same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
+            }
+            if (same < 0) goto fail;
+        }
+        if (!same) {
+            PyObject *end = PyLong_FromSsize_t(i);
+            if (end == NULL || PyList_Append(ends, end) < 0) {
+                Py_XDECREF(end);
+                goto fail;
+            }
+            Py_DECREF(end);
+        }
+    }
+    return ends;
+fail:
+    Py_DECREF(ends);
+    return NULL;
+}
+
+/* event_run_ends(events) -> list | None: run_ends(game ids, kinds) read from the events themselves (no
+   transposed columns), or None where ``columns`` would return None (not a list or tuple of 6-tuples). */
+static PyObject *event_run_ends(PyObject *self, PyObject *events) {
+    if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
+    PyObject *const *items = PySequence_Fast_ITEMS(events);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!PyTuple_Check(items[i]) || PyTuple_GET_SIZE(items[i]) != 6) Py_RETURN_NONE;
+    PyObject *ends = PyList_New(0);
+    if (ends == NULL) return NULL;
+    for (Py_ssize_t i = 1; i <= n; i++) {
+        int same = 0;
+        if (i < n) {
+            PyObject *x = items[i - 1], *y = items[i];
+            PyObject *a = PyTuple_GET_ITEM(x, 0), *b = PyTuple_GET_ITEM(y, 0);
+            same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
+            if (same == 1) {
+                a = PyTuple_GET_ITEM(x, 2), b = PyTuple_GET_ITEM(y, 2);
                 same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
             }
             if (same < 0) goto fail;
@@ -799,6 +839,324 @@ fail:
     return NULL;
 }
 
+/* spread(types, name, payloads, names, codes, nullables) -> (count, mask | None, ((validity | None, data,
+   offsets | None), ...)) | None. One type's payload fields straight to full-length Arrow buffers: row i of
+   type ``name`` holds payloads[i]'s fields, every other row the blank that replay.schema._spread takes there
+   (0, False, "" for a non-nullable field, null for a nullable one) and is null in ``mask``. What
+   fields + column + positions + an Arrow take did in four passes (the payload dicts read twice, a struct
+   copied), in one, while each payload is in cache. Declined (None) where ``fields`` or ``column`` would
+   decline: the caller then takes the old way, which converts or raises as it always did. */
+static PyObject *spread(PyObject *self, PyObject *args) {
+    PyObject *types, *name, *payloads, *names;
+    const char *codes, *nullables;
+    Py_ssize_t codes_len, nullables_len;
+    if (!PyArg_ParseTuple(args, "O!UO!O!y#y#", &PyTuple_Type, &types, &name, &PyTuple_Type, &payloads,
+                          &PyTuple_Type, &names, &codes, &codes_len, &nullables, &nullables_len)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(types), k = PyTuple_GET_SIZE(names);
+    if (PyTuple_GET_SIZE(payloads) != n || codes_len != k || nullables_len != k) {
+        PyErr_SetString(PyExc_ValueError, "spread: columns of different lengths");
+        return NULL;
+    }
+    PyObject *out = NULL, *mask = PyBytes_FromStringAndSize(NULL, (n + 7) / 8);
+    Writer *ws = PyMem_Calloc((size_t)(k ? k : 1), sizeof(Writer));
+    if (mask == NULL || ws == NULL) goto fail;
+    char *bits = PyBytes_AS_STRING(mask);
+    memset(bits, 0, (size_t)(n + 7) / 8);
+    for (Py_ssize_t f = 0; f < k; f++)
+        if (writer_init(&ws[f], codes[f], nullables[f] != 0, n) < 0) goto fail;
+    TypeCache cache = {{NULL}, {0}, 0};
+    Py_ssize_t count = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int same = is_type(&cache, PyTuple_GET_ITEM(types, i), name);
+        if (same < 0) goto fail;
+        if (!same) {
+            bits[i >> 3] |= (char)(1 << (i & 7));
+            for (Py_ssize_t f = 0; f < k; f++) writer_empty(&ws[f], !ws[f].nullable);
+            continue;
+        }
+        count++;
+        PyObject *p = PyTuple_GET_ITEM(payloads, i);
+        if (!PyDict_CheckExact(p) || PyDict_GET_SIZE(p) != k) goto decline;
+        for (Py_ssize_t f = 0; f < k; f++) {
+            PyObject *v = PyDict_GetItemWithError(p, PyTuple_GET_ITEM(names, f));
+            if (v == NULL) {
+                if (PyErr_Occurred()) goto fail;
+                goto decline;
+            }
+            int r = writer_put(&ws[f], v);
+            if (r < 0) goto fail;
+            if (r == DECLINE) goto decline;
+        }
+    }
+    PyObject *built = PyTuple_New(k);
+    if (built == NULL) goto fail;
+    for (Py_ssize_t f = 0; f < k; f++) {
+        PyObject *one = writer_finish(&ws[f]);
+        if (one == NULL) {
+            Py_DECREF(built);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(built, f, one);
+    }
+    out = Py_BuildValue("(nNN)", count, count == n ? (Py_DECREF(mask), Py_NewRef(Py_None)) : mask, built);
+    PyMem_Free(ws);
+    return out;
+decline:
+    for (Py_ssize_t f = 0; f < k; f++) writer_free(&ws[f]);
+    PyMem_Free(ws);
+    Py_DECREF(mask);
+    Py_RETURN_NONE;
+fail:
+    if (ws != NULL)
+        for (Py_ssize_t f = 0; f < k; f++) writer_free(&ws[f]);
+    PyMem_Free(ws);
+    Py_XDECREF(mask);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ the columns, fused into the chain's pass */
+
+/* A kind's columns written while its events are hashed: ``chain`` hands each event to the builder right after
+   its canonical body, while the event's objects are in cache, instead of five later passes over the whole
+   batch (transposing, the envelope columns, grouping, each type's fields, the spreads) each waiting for memory
+   again. It writes the envelope columns and, for each type whose fields are all plain values, those fields
+   spread to every row as ``spread`` does. It never raises for a value: anything it does not take exactly
+   makes it decline (``builder_finish`` returns None) and the columns are then made the old way, which
+   converts or raises as before. */
+#define BUILDER_TYPES 32
+#define BUILDER_SEEN 16
+static const char BUILDER_NAME[] = "replay._cchain.builder";
+
+typedef struct {
+    PyObject *name, *names; /* held: the type's name, its fields' names (a tuple) */
+    Py_ssize_t k, count;
+    Writer *ws;
+    Buffer mask; /* rows of other types: set */
+} Plain;
+
+typedef struct {
+    Py_ssize_t capacity, i;
+    int declined;
+    PyObject **types_col, **payloads_col; /* held: each row's type and payload, for the types it does not write */
+    Writer envelope[5];
+    Py_ssize_t types;
+    Plain plain[BUILDER_TYPES];
+    PyObject *seen[BUILDER_SEEN]; /* held: type objects met, and which plain type each is (-1: none) */
+    int seen_index[BUILDER_SEEN], seen_count;
+} Builder;
+
+static void builder_release(Builder *b) {
+    for (Py_ssize_t i = 0; b->types_col != NULL && i < b->i; i++) {
+        Py_XDECREF(b->types_col[i]);
+        Py_XDECREF(b->payloads_col[i]);
+    }
+    PyMem_Free(b->types_col);
+    PyMem_Free(b->payloads_col);
+    b->types_col = b->payloads_col = NULL;
+    for (int f = 0; f < 5; f++) writer_free(&b->envelope[f]);
+    for (Py_ssize_t t = 0; t < b->types; t++) {
+        Plain *p = &b->plain[t];
+        for (Py_ssize_t f = 0; p->ws != NULL && f < p->k; f++) writer_free(&p->ws[f]);
+        PyMem_Free(p->ws);
+        PyMem_Free(p->mask.data);
+        p->ws = NULL;
+        p->mask.data = NULL;
+    }
+}
+
+static void builder_destroy(PyObject *capsule) {
+    Builder *b = PyCapsule_GetPointer(capsule, BUILDER_NAME);
+    if (b == NULL) return;
+    builder_release(b);
+    for (Py_ssize_t t = 0; t < b->types; t++) {
+        Py_XDECREF(b->plain[t].name);
+        Py_XDECREF(b->plain[t].names);
+    }
+    for (int j = 0; j < b->seen_count; j++) Py_DECREF(b->seen[j]);
+    PyMem_Free(b);
+}
+
+/* builder(capacity, ((type, field names, codes, nullables), ...)) -> a capsule for ``chain`` and
+   ``builder_finish``: at most ``capacity`` rows; the codes as ``column``'s. */
+static PyObject *builder_new(PyObject *self, PyObject *args) {
+    Py_ssize_t capacity;
+    PyObject *specs;
+    if (!PyArg_ParseTuple(args, "nO!", &capacity, &PyTuple_Type, &specs)) return NULL;
+    Py_ssize_t types = PyTuple_GET_SIZE(specs);
+    if (capacity < 0 || types > BUILDER_TYPES) {
+        PyErr_SetString(PyExc_ValueError, "builder: a capacity >= 0 and at most 32 types");
+        return NULL;
+    }
+    Builder *b = PyMem_Calloc(1, sizeof(Builder));
+    if (b == NULL) return PyErr_NoMemory();
+    PyObject *capsule = PyCapsule_New(b, BUILDER_NAME, builder_destroy);
+    if (capsule == NULL) {
+        PyMem_Free(b);
+        return NULL;
+    }
+    b->capacity = capacity;
+    b->types_col = PyMem_Calloc((size_t)(capacity ? capacity : 1), sizeof(PyObject *));
+    b->payloads_col = PyMem_Calloc((size_t)(capacity ? capacity : 1), sizeof(PyObject *));
+    if (b->types_col == NULL || b->payloads_col == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    static const char ENVELOPE[5] = {'s', 'q', 's', 's', 'i'};
+    for (int f = 0; f < 5; f++)
+        if (writer_init(&b->envelope[f], ENVELOPE[f], 0, capacity) < 0) goto fail;
+    for (Py_ssize_t t = 0; t < types; t++) {
+        PyObject *name, *names;
+        const char *codes, *nullables;
+        Py_ssize_t codes_len, nullables_len;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(specs, t), "UO!y#y#", &name, &PyTuple_Type, &names, &codes, &codes_len,
+                              &nullables, &nullables_len)) goto fail;
+        Plain *p = &b->plain[t];
+        p->k = PyTuple_GET_SIZE(names);
+        if (codes_len != p->k || nullables_len != p->k) {
+            PyErr_SetString(PyExc_ValueError, "builder: a code and a nullable flag per field");
+            goto fail;
+        }
+        p->name = Py_NewRef(name);
+        p->names = Py_NewRef(names);
+        b->types = t + 1;
+        p->ws = PyMem_Calloc((size_t)(p->k ? p->k : 1), sizeof(Writer));
+        if (p->ws == NULL || reserve(&p->mask, (size_t)(capacity + 7) / 8 + 1) < 0) goto fail;
+        memset(p->mask.data, 0, (size_t)(capacity + 7) / 8 + 1);
+        for (Py_ssize_t f = 0; f < p->k; f++)
+            if (writer_init(&p->ws[f], codes[f], nullables[f] != 0, capacity) < 0) goto fail;
+    }
+    return capsule;
+fail:
+    Py_DECREF(capsule);
+    return NULL;
+}
+
+/* The plain type an event's type is (-1: none), or -2 on an error. */
+static int builder_type(Builder *b, PyObject *type) {
+    for (int j = 0; j < b->seen_count; j++)
+        if (b->seen[j] == type) return b->seen_index[j];
+    int index = -1;
+    for (Py_ssize_t t = 0; t < b->types && index < 0; t++) {
+        int same = b->plain[t].name == type ? 1 : PyObject_RichCompareBool(type, b->plain[t].name, Py_EQ);
+        if (same < 0) return -2;
+        if (same) index = (int)t;
+    }
+    if (b->seen_count < BUILDER_SEEN) {
+        b->seen[b->seen_count] = Py_NewRef(type);
+        b->seen_index[b->seen_count++] = index;
+    }
+    return index;
+}
+
+/* One event's row: 0, or -1 on an error (not on a value it does not take: it declines then). */
+static int builder_put(Builder *b, PyObject *e) {
+    if (b->declined) return 0;
+    if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) != 6 || b->i >= b->capacity) {
+        b->declined = 1;
+        return 0;
+    }
+    PyObject *const *items = PySequence_Fast_ITEMS(e);
+    for (int f = 0; f < 5; f++) {
+        int r = writer_put(&b->envelope[f], items[f]);
+        if (r != 0) {
+            b->declined = 1;
+            return r < 0 ? -1 : 0;
+        }
+    }
+    int index = builder_type(b, items[3]);
+    if (index == -2) return -1;
+    Py_ssize_t i = b->i++;
+    PyObject *payload = items[5];
+    b->types_col[i] = Py_NewRef(items[3]);
+    b->payloads_col[i] = Py_NewRef(payload);
+    for (Py_ssize_t t = 0; t < b->types; t++) {
+        Plain *p = &b->plain[t];
+        if (t != index) {
+            p->mask.data[i >> 3] |= (char)(1 << (i & 7));
+            for (Py_ssize_t f = 0; f < p->k; f++) writer_empty(&p->ws[f], !p->ws[f].nullable);
+            continue;
+        }
+        p->count++;
+        if (!PyDict_CheckExact(payload) || PyDict_GET_SIZE(payload) != p->k) {
+            b->declined = 1;
+            return 0;
+        }
+        for (Py_ssize_t f = 0; f < p->k; f++) {
+            PyObject *v = PyDict_GetItemWithError(payload, PyTuple_GET_ITEM(p->names, f));
+            int r = v == NULL ? (PyErr_Occurred() ? -1 : DECLINE) : writer_put(&p->ws[f], v);
+            if (r != 0) {
+                b->declined = 1;
+                return r < 0 ? -1 : 0;
+            }
+        }
+    }
+    return 0;
+}
+
+static int builder_put_any(PyObject *sink, PyObject *e) {
+    Builder *b = PyCapsule_GetPointer(sink, BUILDER_NAME);
+    return b == NULL ? -1 : builder_put(b, e);
+}
+
+/* builder_finish(builder) -> (envelope, types, (type column, payload column)) | None: the envelope's five
+   columns and, per type, (count, mask | None, its fields' columns), each column as ``column`` returns it; the
+   rows' types and payloads as two tuples (for the types it does not write); None where it declined. Once. */
+static PyObject *builder_finish(PyObject *self, PyObject *capsule) {
+    Builder *b = PyCapsule_GetPointer(capsule, BUILDER_NAME);
+    if (b == NULL) return NULL;
+    if (b->declined) {
+        builder_release(b);
+        Py_RETURN_NONE;
+    }
+    b->declined = 1; /* finished: it takes no more rows */
+    Py_ssize_t n = b->i;
+    size_t bitmap = (size_t)(n + 7) / 8;
+    PyObject *envelope = PyTuple_New(5), *types = PyTuple_New(b->types), *out = NULL;
+    if (envelope == NULL || types == NULL) goto done;
+    for (int f = 0; f < 5; f++) {
+        b->envelope[f].validity.len = bitmap;
+        PyObject *one = writer_finish(&b->envelope[f]);
+        if (one == NULL) goto done;
+        PyTuple_SET_ITEM(envelope, f, one);
+    }
+    for (Py_ssize_t t = 0; t < b->types; t++) {
+        Plain *p = &b->plain[t];
+        PyObject *fields = PyTuple_New(p->k);
+        if (fields == NULL) goto done;
+        for (Py_ssize_t f = 0; f < p->k; f++) {
+            p->ws[f].validity.len = bitmap;
+            if (p->ws[f].code == '?') p->ws[f].data.len = bitmap;
+            PyObject *one = writer_finish(&p->ws[f]);
+            if (one == NULL) {
+                Py_DECREF(fields);
+                goto done;
+            }
+            PyTuple_SET_ITEM(fields, f, one);
+        }
+        PyObject *mask = p->count == n ? Py_NewRef(Py_None) : PyBytes_FromStringAndSize(p->mask.data, (Py_ssize_t)bitmap);
+        PyObject *one = mask == NULL ? NULL : Py_BuildValue("(nNN)", p->count, mask, fields);
+        if (one == NULL) goto done;
+        PyTuple_SET_ITEM(types, t, one);
+    }
+    PyObject *type_col = PyTuple_New(n), *payload_col = PyTuple_New(n);
+    if (type_col == NULL || payload_col == NULL) {
+        Py_XDECREF(type_col);
+        Py_XDECREF(payload_col);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) { /* the tuples take the builder's references */
+        PyTuple_SET_ITEM(type_col, i, b->types_col[i]);
+        PyTuple_SET_ITEM(payload_col, i, b->payloads_col[i]);
+        b->types_col[i] = b->payloads_col[i] = NULL;
+    }
+    out = Py_BuildValue("(OO(NN))", envelope, types, type_col, payload_col);
+done:
+    builder_release(b);
+    Py_XDECREF(envelope);
+    Py_XDECREF(types);
+    return out;
+}
+
 static PyObject *uses_sha_instructions(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(rounds != rounds_portable);
 }
@@ -806,10 +1164,14 @@ static PyObject *uses_sha_instructions(PyObject *self, PyObject *unused) {
 static PyMethodDef methods[] = {
     {"columns", columns, METH_O, "The six fields of 6-tuples as six tuples, or None."},
     {"run_ends", run_ends, METH_VARARGS, "Where each run of equal (game_id, kind) ends."},
+    {"event_run_ends", event_run_ends, METH_O, "run_ends read from the events, or None where columns declines."},
     {"chain", chain, METH_VARARGS, "The links of events[start:stop] from an 8-byte word, as 8-byte words."},
     {"group", group, METH_VARARGS, "The payloads of each type, in row order."},
     {"positions", positions, METH_VARARGS, "Take indices and null mask spreading one type's values to its rows."},
     {"column", column, METH_VARARGS, "Arrow buffers of a column of plain values, or None."},
+    {"spread", spread, METH_VARARGS, "One type's plain payload fields as full-length Arrow buffers, or None."},
+    {"builder", builder_new, METH_VARARGS, "A kind's columns, written by chain as it hashes (a capsule)."},
+    {"builder_finish", builder_finish, METH_O, "A builder's columns, or None where it declined."},
     {"fields", fields, METH_VARARGS, "Each field's values over exact dicts holding exactly those keys, or None."},
     {"canonical", canonical, METH_O, "The canonical JSON of a value, or None where the definition decides."},
     {"sha256", sha256_fast, METH_O, "SHA-256 of a buffer."},

@@ -235,6 +235,83 @@ def test_every_kinds_import_writes_the_same_files_both_ways(kind: str) -> None:
     from replay.archive.columnar import encode_columns
     columnar = encode_columns(C, events, game, hashes, C.columns(events))
     assert parquet_bytes(columnar) == parquet_bytes(encode(events, game, hashes))
+    fused = _fused(events, kind)
+    assert parquet_bytes(encode_columns(C, events, game, hashes, C.columns(events), fused)) == parquet_bytes(columnar)
+
+
+def _fused(events: list[Event], kind: str, capacity: int | None = None) -> Any:
+    """What the chain's pass writes into a kind's column builder as it hashes ``events``."""
+    from replay.archive.columnar import column_builder
+    builder = column_builder(C, registry, kind, len(events) if capacity is None else capacity)
+    C.chain(events, 0, len(events), bytes(8), definition_body, True, builder)
+    return C.builder_finish(builder)
+
+
+def test_the_chains_pass_writes_the_benchmarks_columns() -> None:
+    """The fused pass takes the benchmark's events (every plain type, no declining) and gives encode's table."""
+    from replay.archive.columnar import encode_columns
+    events = [e for i in range(20) for e in synthetic_game(f"g{i:03d}", i)]
+    fused = _fused(events, "pig")
+    assert fused is not None
+    envelope, types, (type_column, payload_column) = fused
+    assert len(envelope) == 5 and [count for count, _, _ in types] == [
+        sum(e.type == t for e in events) for t in ("die_rolled", "held")]
+    assert type_column == tuple(e.type for e in events)
+    assert all(p is e.payload for p, e in zip(payload_column, events, strict=True))
+    game, hashes = registry.get("pig"), pa.array(range(len(events)), pa.int64())
+    table = encode_columns(C, events, game, hashes, C.columns(events), fused)
+    assert parquet_bytes(table) == parquet_bytes(encode(events, game, hashes))
+
+
+@pytest.mark.parametrize("damage", ["float", "extra", "missing", "none", "big", "payload", "id"])
+def test_the_chains_pass_declines_what_it_does_not_take_exactly(damage: str) -> None:
+    """A value the builders do not take makes the fused pass decline (the columns are then made the old way)."""
+    events = [e for i in range(3) for e in synthetic_game(f"g{i:03d}", i)]
+    at = next(i for i, e in enumerate(events) if e.type == "held")
+    payload = dict(events[at].payload)
+    if damage == "float":
+        payload["player"] = 1.0
+    elif damage == "extra":
+        payload["more"] = 1
+    elif damage == "missing":
+        del payload["player"]
+    elif damage == "none":
+        payload["player"] = None
+    elif damage == "big":
+        payload["player"] = 2**63
+    events[at] = events[at]._replace(payload=None if damage == "payload" else payload)
+    if damage == "id":
+        events[at] = events[at]._replace(game_id=7)
+    assert _fused(events, "pig") is None
+    assert _fused(events[:at], "pig") is not None  # the rows before it were taken
+    assert _fused(events, "pig", capacity=len(events) - 1) is None  # more rows than it was made for
+
+
+def test_run_ends_read_from_the_events_are_run_ends() -> None:
+    events = [e for i in range(4) for e in synthetic_game(f"g{i % 3:03d}", i)[:5]]
+    events[7] = events[7]._replace(kind="flip7")
+    columns = C.columns(events)
+    assert C.event_run_ends(events) == C.run_ends(columns[0], columns[2]) == [5, 7, 8, 10, 15, 20]
+    assert C.event_run_ends(tuple(events)) == [5, 7, 8, 10, 15, 20]
+    assert C.event_run_ends([]) == []
+    assert C.event_run_ends(events + [(1, 2)]) is None  # as columns declines: the pure path then
+    assert C.event_run_ends(iter(events)) is None
+
+
+def test_spread_is_the_take_it_replaces() -> None:
+    """``spread``: one type's fields at its rows, the blank (or null, for a nullable field) at the others."""
+    types = ("a", "b", "a", "c", "a")
+    payloads = ({"x": 1, "s": "é"}, None, {"x": -2, "s": None}, 3, {"x": 5, "s": ""})
+    count, mask, built = C.spread(types, "a", payloads, ("x", "s"), b"qs", bytes([0, 1]))
+    assert count == 3
+    assert pa.Array.from_buffers(pa.bool_(), 5, [None, pa.py_buffer(mask)]).to_pylist() == [False, True, False, True, False]
+    from replay.archive.columnar import _from_buffers
+    assert _from_buffers(pa.int64(), 5, built[0]).to_pylist() == [1, 0, -2, 0, 5]
+    assert _from_buffers(pa.string(), 5, built[1]).to_pylist() == ["é", None, None, None, ""]
+    assert C.spread(("a",), "a", ({"x": 1},), ("x",), b"q", b"\0")[1] is None  # every row: no mask
+    assert C.spread(("a",), "a", ({"x": 1.5},), ("x",), b"q", b"\0") is None
+    assert C.spread(("a",), "a", ({"x": None},), ("x",), b"q", b"\0") is None
+    assert C.spread(("a", "a"), "a", ({"x": 1}, {"y": 1}), ("x",), b"q", b"\0") is None
 
 
 def test_a_batch_of_several_kinds_writes_the_same_files_both_ways(tmp_path: Path) -> None:

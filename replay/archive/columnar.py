@@ -10,6 +10,11 @@ each event type whose fields are all plain values (integers, bools, floats, stri
 range, a missing or extra key, a lone surrogate) sends the whole batch to ``encode``, which converts or
 raises exactly as it always did: the table is the same either way (``tests/test_cchain.py`` compares the
 Parquet bytes).
+
+In a bulk import those buffers are written by the chain's own pass (:func:`column_builder`): each event's
+envelope and plain fields go to the buffers right after its canonical body, while its objects are still in
+cache, rather than in later passes over a batch too large for the cache. Where that builder declines, the
+columns are made here from the transposed events, and where those builders decline, by ``encode``.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from typing import Any
 import pyarrow as pa
 
 from ..contract import AnyGame
+from ..errors import UnknownGameKind
 from ..events import Event
+from ..registry import GameRegistry
 from ..schema import _blank_row, encode, kind_schema
 
 _CODES: dict[pa.DataType, str] = {
@@ -31,12 +38,34 @@ _CODES: dict[pa.DataType, str] = {
 """The column types the extension writes (``_cchain.column``'s codes)."""
 
 
-def encode_columns(compiled: Any, events: list[Event], game: AnyGame, hashes: pa.Array,
-                   columns: Sequence[Sequence[Any]]) -> pa.Table:
-    """``encode(events, game, hashes, columns=columns)``'s table, made from the compiled column builders
-    where they take the values, else by ``encode`` itself."""
+def column_builder(compiled: Any, registry: GameRegistry, kind: str, capacity: int) -> Any | None:
+    """A builder (``_cchain.builder``) to hand to ``_cchain.chain`` for one kind's runs, for at most ``capacity``
+    events: the chain's pass then writes the envelope columns and the fields of every type whose fields are
+    all plain values while each event is in cache. None for a kind not installed (``encode`` names it)."""
     try:
-        table = _encoded(compiled, game, hashes, columns)
+        schema = kind_schema(registry.get(kind))
+    except UnknownGameKind:
+        return None
+    specs = []
+    for field in list(schema)[6:]:
+        children = list(field.type)
+        codes = [_CODES.get(f.type) for f in children]
+        if children and all(c is not None for c in codes):
+            specs.append((field.name, tuple(f.name for f in children), "".join(c or "" for c in codes).encode(),
+                          bytes(f.nullable for f in children)))
+    return compiled.builder(capacity, tuple(specs))
+
+
+def encode_columns(compiled: Any, events: list[Event], game: AnyGame, hashes: pa.Array,
+                   columns: Sequence[Sequence[Any]] | None = None, fused: tuple[Any, Any, Any] | None = None) -> pa.Table:
+    """``encode(events, game, hashes, columns=columns)``'s table, made from the compiled column builders
+    where they take the values, else by ``encode`` itself. ``columns``: the events transposed
+    (``_cchain.columns``), if the caller has them; ``fused``: what a :func:`column_builder` wrote as the
+    events were hashed (None where it declined: the events are then transposed and the columns made here)."""
+    if fused is None and columns is None:
+        columns = compiled.columns(events)
+    try:
+        table = _encoded(compiled, game, hashes, columns, fused)
     except (pa.ArrowException, TypeError, ValueError, OverflowError):  # whatever it is, encode raises it in its words
         table = None
     return table if table is not None else encode(events, game, hashes, columns=columns)
@@ -88,23 +117,76 @@ def _spread_taken(compiled: Any, compact: pa.Array, types: tuple[Any, ...], name
                                       mask=pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(mask)]))
 
 
-def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[Sequence[Any]]) -> pa.Table | None:
+def _spread_plain(compiled: Any, struct: pa.StructType, types: tuple[Any, ...], name: str,
+                  payloads: tuple[Any, ...]) -> pa.Array | None:
+    """``_spread_taken(_struct(...))``'s array for a type whose fields are all plain values, made in one C pass
+    over the rows (``_cchain.spread``: each payload's fields written while the dict is in cache, the other rows
+    given ``_spread``'s blank and mask, so no take and no struct copy), or None where the extension declines."""
+    children = list(struct)
+    codes = [_CODES.get(f.type) for f in children]
+    if any(c is None for c in codes):
+        return None
+    made = compiled.spread(types, name, payloads, tuple(f.name for f in children), "".join(codes).encode(),  # type: ignore[arg-type]
+                           bytes(f.nullable for f in children))
+    if made is None:
+        return None
+    count, mask, built = made
+    n = len(types)
+    arrays = [_from_buffers(f.type, n, b) for f, b in zip(children, built)]
+    if mask is None:  # every row is of this type: the payloads as they are, as _spread returns them
+        return pa.StructArray.from_arrays(arrays, fields=children)
+    return pa.StructArray.from_arrays(arrays, fields=children,
+                                      mask=pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(mask)]))
+
+
+def _fused_spread(struct: pa.StructType, n: int, made: tuple[int, bytes | None, tuple[Any, ...]]) -> pa.Array | None:
+    """A builder's columns of one type as ``_spread_plain`` makes them (None where no row is of that type)."""
+    count, mask, built = made
+    if count == 0:
+        return None
+    children = list(struct)
+    arrays = [_from_buffers(f.type, n, b) for f, b in zip(children, built)]
+    if mask is None:
+        return pa.StructArray.from_arrays(arrays, fields=children)
+    return pa.StructArray.from_arrays(arrays, fields=children,
+                                      mask=pa.Array.from_buffers(pa.bool_(), n, [None, pa.py_buffer(mask)]))
+
+
+def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[Sequence[Any]] | None,
+             fused: tuple[Any, Any, Any] | None = None) -> pa.Table | None:
     schema = kind_schema(game)
-    game_ids, seqs, kinds, types, versions, payloads = columns
-    n = len(game_ids)
+    if fused is not None:
+        game_ids: Sequence[Any] = ()
+        seqs = kinds = versions = game_ids
+        types, payloads = fused[2]  # the rows' types and payloads, as the builder met them
+    elif columns is not None:
+        game_ids, seqs, kinds, types, versions, payloads = columns
+    else:
+        return None
+    n = len(types)
     if not isinstance(types, tuple) or not isinstance(payloads, tuple):
         return None
     by_type: dict[str, list[Any]] = compiled.group(types, payloads)
     if any(t not in game.models or t in schema.names[:6] for t in by_type):
         return None  # encode names the unknown type
-    envelope: dict[str, pa.Array | None] = {
-        "game_id": _array(compiled, game_ids, pa.string(), False),
-        "seq": _array(compiled, seqs, pa.int64(), False),
-        "kind": _array(compiled, kinds, pa.string(), False),
-        "type": _array(compiled, types, pa.string(), False),
-        "version": _array(compiled, versions, pa.int32(), False),
-        "hash": hashes,
-    }
+    spreads: dict[str, pa.Array | None] = {}
+    if fused is not None:  # the columns the chain's pass wrote
+        made_envelope, made_types, _ = fused
+        envelope: dict[str, pa.Array | None] = {
+            name: _from_buffers(type_, n, made)
+            for name, type_, made in zip(schema.names[:5], schema.types[:5], made_envelope)}
+        envelope["hash"] = hashes
+        plain = [f for f in list(schema)[6:] if list(f.type) and all(c.type in _CODES for c in f.type)]
+        spreads = {f.name: _fused_spread(f.type, n, made) for f, made in zip(plain, made_types)}
+    else:
+        envelope = {
+            "game_id": _array(compiled, game_ids, pa.string(), False),
+            "seq": _array(compiled, seqs, pa.int64(), False),
+            "kind": _array(compiled, kinds, pa.string(), False),
+            "type": _array(compiled, types, pa.string(), False),
+            "version": _array(compiled, versions, pa.int32(), False),
+            "hash": hashes,
+        }
     if any(a is None for a in envelope.values()) or hashes.type != pa.int64():
         return None
     arrays = []
@@ -113,7 +195,11 @@ def _encoded(compiled: Any, game: AnyGame, hashes: pa.Array, columns: Sequence[S
         if built is not None:
             arrays.append(built)
         elif field.name in by_type:
-            arrays.append(_spread_taken(compiled, _struct(compiled, by_type[field.name], field.type), types, field.name))
+            spread = spreads.get(field.name)
+            if spread is None:
+                spread = _spread_plain(compiled, field.type, types, field.name, payloads)
+            arrays.append(spread if spread is not None else
+                          _spread_taken(compiled, _struct(compiled, by_type[field.name], field.type), types, field.name))
         else:  # no event of this type: as encode makes it
             arrays.append(pa.array(itertools.repeat(None, n), type=field.type, size=n))
     return pa.Table.from_arrays(arrays, schema=schema)

@@ -70,7 +70,7 @@ from ..registry import GameRegistry
 from ..registry import registry as default_registry
 from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
-from .columnar import encode_columns
+from .columnar import column_builder, encode_columns
 from .fsutil import fsync_dir, write_new_file, writes
 from .lock import ArchiveLock
 from .packs import PackStore
@@ -423,9 +423,9 @@ class Archive:
         """(kind, its events chained and encoded, in the order given) per kind; ``heads`` as in :meth:`prepare_files`."""
         heads = {} if heads is None else heads
         compiled = chain_compiled.CCHAIN
-        columns = compiled.columns(events) if compiled is not None else None
-        if compiled is not None and columns is not None:
-            return self._encoded_compiled(compiled, events, columns, heads)
+        ends = compiled.event_run_ends(events) if compiled is not None else None  # None: not all 6-tuples
+        if compiled is not None and ends is not None:
+            return self._encoded_compiled(compiled, events, ends, heads)
         start_worker(len(events))
         columns = tuple(zip(*events))  # the six fields as columns: for the canonical bodies, and for encoding one kind
         block = fast_canonical_block(events, columns)  # the whole batch's bodies at once, when orjson vouches for them
@@ -458,36 +458,40 @@ class Archive:
         return [(kind, _with_hashes(table, words_to_array(b"".join(words[i] for i in by_kind[kind][1]))))
                 for kind, table in tables]
 
-    def _encoded_compiled(self, compiled: Any, events: Sequence[Event], columns: tuple[tuple[Any, ...], ...],
+    def _encoded_compiled(self, compiled: Any, events: Sequence[Event], ends: list[int],
                           heads: dict[str, int]) -> list[tuple[str, pa.Table]]:
         """:meth:`_encoded` with the links made in this process by the compiled chain (:mod:`replay.chain_compiled`),
         run by run in the same order as the Python path (a run's previous link is looked up, then its events are
         hashed: what cannot be hashed fails where it failed before). Hashing in C costs less than sending the
-        bodies to the worker process would."""
-        game_ids, seqs, kinds = columns[0], columns[1], columns[2]
+        bodies to the worker process would. ``ends``: where each run of one game's events ends. The chain's pass
+        also writes each kind's columns (:func:`column_builder`), so the batch is never transposed unless a
+        builder declines."""
         words: list[bytes] = []  # per run: its links as int64s in this machine's order (the hash column's buffer)
         by_kind: dict[str, tuple[list[Event], list[int]]] = {}  # its events, and the runs they came in
+        builders: dict[str, Any] = {}  # per kind: its columns, written by the chain's pass as it hashes
         last_run: dict[str, int] = {}
         start = 0
-        for end in compiled.run_ends(game_ids, kinds):  # runs of one game's events
-            game_id, kind = game_ids[start], kinds[start]
+        for end in ends:  # runs of one game's events
+            game_id, seq, kind = events[start][:3]
             follows = last_run.get(game_id)  # the game's events came earlier in this batch too
             previous = heads.get(game_id, GENESIS) if follows is None else GENESIS
-            if follows is None and game_id not in heads and seqs[start] != 0:
-                previous = self.stored_hash(game_id, seqs[start] - 1)
+            if follows is None and game_id not in heads and seq != 0:
+                previous = self.stored_hash(game_id, seq - 1)
             if follows is not None:
                 previous = int.from_bytes(words[follows][-8:], _NATIVE, signed=True)
             last_run[game_id] = len(words)
-            words.append(compiled.chain(events, start, end, previous.to_bytes(8, "big", signed=True), definition_body, True))
+            if kind not in builders:  # None for a kind not installed: its error comes where it came, after the links
+                builders[kind] = column_builder(compiled, self.registry, kind, len(events))
+            words.append(compiled.chain(events, start, end, previous.to_bytes(8, "big", signed=True), definition_body, True,
+                                        builders[kind]))
             evs, indices = by_kind.setdefault(kind, ([], []))
             evs.extend(events[start:end])
             indices.append(len(words) - 1)
             start = end
-        one_kind = len(by_kind) == 1  # then its events are the batch's, in order
         tables = [(kind, encode_columns(compiled, evs, self.registry.get(kind),
                                         pa.Array.from_buffers(pa.int64(), len(evs),
                                                               [None, pa.py_buffer(b"".join(words[i] for i in indices))]),
-                                        columns if one_kind else compiled.columns(evs)))
+                                        fused=None if builders[kind] is None else compiled.builder_finish(builders[kind])))
                   for kind, (evs, indices) in by_kind.items()]
         for game_id, i in last_run.items():
             heads[game_id] = int.from_bytes(words[i][-8:], _NATIVE, signed=True)
