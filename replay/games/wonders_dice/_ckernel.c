@@ -30,11 +30,12 @@ static PyObject *s_phase, *s_pending, *s_options, *s_resolution, *s_players, *s_
     *s_board, *s_rules, *s_compiled, *s_plans, *s_forum, *s_roll, *s_start, *s_special, *s_unlocked, *s_reaches,
     *s_free_colours, *s_forum_sections, *s_discount_all, *s_discount, *s_producers, *s_crossed, *s_resources_spent,
     *s_bonuses, *s_income, *s_coin_cap, *s_resources, *s_this_turn, *s_agora_completers, *s_acted, *s_vp, *s_type,
-    *s_pass_coins, *s_faces, *s_follow_ups;
+    *s_pass_coins, *s_faces, *s_follow_ups, *s_barracks, *s_bonus_slots, *s_slots;
 static PyObject *k_player, *k_steps, *k_kind, *k_building, *k_lane, *k_space, *k_die, *k_claims, *k_paid, *k_dice,
-    *k_id, *k_colour, *k_face, *k_section;
+    *k_id, *k_colour, *k_face, *k_section, *k_slot;
 static PyObject *v_actions, *v_two_phase, *v_pass, *v_build, *v_wonder, *v_when_chosen, *v_after_paying,
-    *v_after_action, *v_spent, *v_swaps, *v_roll, *v_vp;
+    *v_after_action, *v_spent, *v_swaps, *v_roll, *v_vp, *v_bonus, *v_one_building, *v_barracks_, *v_cross,
+    *v_extra_action;
 
 static PyObject *apply_effect = NULL; /* engine.apply_effect, set by setup() */
 
@@ -188,8 +189,10 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(as_long(PyDict_GetItemWithError(p, s_turn), &turn));
     NEED(as_long(GA(state, s_turn), &state_turn) && turn == state_turn);
     PyObject *steps = PyDict_GetItemWithError(p, k_steps);
-    NEED(steps && PyList_CheckExact(steps) && PyList_GET_SIZE(steps) == 1);
+    NEED(steps && PyList_CheckExact(steps) && (PyList_GET_SIZE(steps) == 1 || PyList_GET_SIZE(steps) == 2));
     PyObject *step = PyList_GET_ITEM(steps, 0);
+    /* a second step: the bonus slot a completion asks (checked below); anything else is the resolver's */
+    PyObject *bonus_step = PyList_GET_SIZE(steps) == 2 ? PyList_GET_ITEM(steps, 1) : NULL;
     NEED(PyDict_CheckExact(step));
     PyObject *kind = PyDict_GetItemWithError(step, k_kind);
     NEED(kind && PyUnicode_CheckExact(kind));
@@ -208,6 +211,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
     if (eq(kind, v_pass)) {
         long pass_coins;
+        NEED(bonus_step == NULL);
         NEED(as_long(GA(start, s_pass_coins), &pass_coins) && SMALL(pass_coins));
         if (set_long(player, s_coins, gained(capped, cap, coins, pass_coins)) < 0) goto error;
         goto done;
@@ -249,8 +253,32 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(crossed || !PyErr_Occurred());
     NEED(crossed == NULL || PySet_CheckExact(crossed));
     long n_crossed = crossed ? (long)PySet_GET_SIZE(crossed) : 0;
-    if (bonus_size && n_crossed + 1 >= bonus_size) {
-        PyObject *bonuses = GA(player, s_bonuses);
+    PyObject *bonuses = NULL;  /* with a bonus step: the player's slots, and the slot taken */
+    long slot = -1;
+    PyObject *slot_effects = NULL;
+    if (bonus_step != NULL) {
+        /* engine._Action._cross then _take_bonus: this crossing completes the building (the
+         * arrow's last open space: len(crossed) + 1 == its size), a slot is free, and the logged
+         * step takes a free one (_bonus_problem); the Barracks counted as one building is the resolver's. */
+        NEED(bonus_size && n_crossed + 1 == bonus_size);
+        PyObject *barracks = GA(options, s_barracks);
+        NEED(barracks && PyUnicode_CheckExact(barracks));
+        if (eq(barracks, v_one_building)) NEED(PyUnicode_Tailmatch(building, v_barracks_, 0, PY_SSIZE_T_MAX, -1) == 0);
+        NEED(PyDict_CheckExact(bonus_step));
+        PyObject *bkind = PyDict_GetItemWithError(bonus_step, k_kind);
+        NEED(bkind && eq(bkind, v_bonus));
+        NEED(as_long(PyDict_GetItemWithError(bonus_step, k_slot), &slot));
+        bonuses = GA(player, s_bonuses);
+        NEED(bonuses && PyList_CheckExact(bonuses));
+        NEED(0 <= slot && slot < PyList_GET_SIZE(bonuses) && PyList_GET_ITEM(bonuses, slot) == Py_False);
+        PyObject *slots_o = GA(rules, s_bonus_slots);
+        NEED(slots_o);
+        PyObject *slots = GA(slots_o, s_slots);
+        NEED(slots && PyTuple_CheckExact(slots) && slot < PyTuple_GET_SIZE(slots));
+        slot_effects = PyTuple_GET_ITEM(slots, slot);
+        NEED(PyTuple_CheckExact(slot_effects));
+    } else if (bonus_size && n_crossed + 1 >= bonus_size) {
+        bonuses = GA(player, s_bonuses);
         NEED(bonuses && PyList_CheckExact(bonuses));
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bonuses); i++)
             NEED(PyList_GET_ITEM(bonuses, i) == Py_True);  /* a bonus slot to choose: the resolver's */
@@ -338,26 +366,34 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     long owed = extra + (cost > resources ? cost - resources : 0);
     long credit = eq(when, v_when_chosen) ? income : 0;
     NEED(owed <= (credit ? gained(capped, cap, coins, credit) : coins));
-    /* the effects: "vp" applied here, any other kind by engine.apply_effect */
+    /* the effects: "vp" applied here, any other kind by engine.apply_effect; the space's (group 0),
+     * then the bonus slot's (group 1: category "bonus", no building), none asking a question */
     Py_ssize_t n_effects = PyTuple_GET_SIZE(effects);
-    NEED(n_effects <= MAXEFFECTS);
-    long effect_vp[MAXEFFECTS];
-    int here[MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect */
-    PyObject *vp_d = NULL;
-    for (Py_ssize_t i = 0; i < n_effects; i++) {
-        PyObject *e = PyTuple_GET_ITEM(effects, i);
-        PyObject *t = GA(e, s_type);
-        NEED(t && PyUnicode_CheckExact(t));
-        here[i] = eq(t, v_vp);
-        if (here[i]) {
-            NEED(as_long(GA(e, s_vp), &effect_vp[i]) && SMALL(effect_vp[i]));
-            if (vp_d == NULL) {
-                long held;
-                vp_d = GA(player, s_vp);
-                NEED(vp_d && PyDict_CheckExact(vp_d));
-                PyObject *cur = PyDict_GetItemWithError(vp_d, category);
-                NEED(cur || !PyErr_Occurred());
-                if (cur) NEED(as_long(cur, &held) && SMALL(held));
+    Py_ssize_t n_slot = slot_effects ? PyTuple_GET_SIZE(slot_effects) : 0;
+    NEED(n_effects <= MAXEFFECTS && n_slot <= MAXEFFECTS);
+    long effect_vp[2][MAXEFFECTS];
+    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect */
+    PyObject *vp_d = GA(player, s_vp);
+    NEED(vp_d && PyDict_CheckExact(vp_d));
+    for (int g = 0; g < 2; g++) {
+        PyObject *group = g ? slot_effects : effects, *cat = g ? v_bonus : category;
+        Py_ssize_t count = g ? n_slot : n_effects;
+        int held_checked = 0;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *e = PyTuple_GET_ITEM(group, i);
+            PyObject *t = GA(e, s_type);
+            NEED(t && PyUnicode_CheckExact(t));
+            if (g) NEED(!eq(t, v_cross) && !eq(t, v_extra_action));  /* a slot's question: the resolver's */
+            here[g][i] = eq(t, v_vp);
+            if (here[g][i]) {
+                NEED(as_long(GA(e, s_vp), &effect_vp[g][i]) && SMALL(effect_vp[g][i]));
+                if (!held_checked) {
+                    long held;
+                    PyObject *cur = PyDict_GetItemWithError(vp_d, cat);
+                    NEED(cur || !PyErr_Occurred());
+                    if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                    held_checked = 1;
+                }
             }
         }
     }
@@ -388,35 +424,44 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (PySet_Add(crossed, space) < 0) goto error;
     PyObject *done_pair = keep(&refs, PyTuple_Pack(2, building, space));
     if (done_pair == NULL || PyList_Append(this_turn, done_pair) < 0) goto error;
-    for (Py_ssize_t i = 0; i < n_effects; i++) {
-        PyObject *e = PyTuple_GET_ITEM(effects, i);
-        if (here[i]) {
-            long now = 0;
-            PyObject *cur = PyDict_GetItemWithError(vp_d, category);
-            if (cur == NULL && PyErr_Occurred()) goto error;
-            if (cur != NULL && !as_long(cur, &now)) {
-                PyErr_SetString(PyExc_TypeError, "VP held are not a small int");
-                goto error;
+    for (int g = 0; g < 2; g++) {
+        if (g) {
+            /* the Agora's completion, then the bonus slot (engine._Action._cross, _take_bonus) */
+            if (agora_size && (long)PySet_GET_SIZE(crossed) == agora_size) {
+                if (PyList_Append(completers, seat_o) < 0) goto error;
             }
-            PyObject *sum = PyLong_FromLong(now + effect_vp[i]);
-            if (sum == NULL) goto error;
-            int rc = PyDict_SetItem(vp_d, category, sum);
-            Py_DECREF(sum);
-            if (rc < 0) goto error;
-            vp += effect_vp[i];
-        } else {
-            PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e, category, building, NULL));
-            if (got == NULL) goto error;
-            long v;
-            if (!as_long(got, &v)) {
-                PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
-                goto error;
-            }
-            vp += v;
+            if (slot_effects == NULL) break;
+            if (PyList_SetItem(bonuses, slot, Py_NewRef(Py_True)) < 0) goto error;
         }
-    }
-    if (agora_size && (long)PySet_GET_SIZE(crossed) == agora_size) {
-        if (PyList_Append(completers, seat_o) < 0) goto error;
+        PyObject *group = g ? slot_effects : effects, *cat = g ? v_bonus : category, *where = g ? Py_None : building;
+        Py_ssize_t count = g ? n_slot : n_effects;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *e = PyTuple_GET_ITEM(group, i);
+            if (here[g][i]) {
+                long now = 0;
+                PyObject *cur = PyDict_GetItemWithError(vp_d, cat);
+                if (cur == NULL && PyErr_Occurred()) goto error;
+                if (cur != NULL && !as_long(cur, &now)) {
+                    PyErr_SetString(PyExc_TypeError, "VP held are not a small int");
+                    goto error;
+                }
+                PyObject *sum = PyLong_FromLong(now + effect_vp[g][i]);
+                if (sum == NULL) goto error;
+                int rc = PyDict_SetItem(vp_d, cat, sum);
+                Py_DECREF(sum);
+                if (rc < 0) goto error;
+                vp += effect_vp[g][i];
+            } else {
+                PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e, cat, where, NULL));
+                if (got == NULL) goto error;
+                long v;
+                if (!as_long(got, &v)) {
+                    PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
+                    goto error;
+                }
+                vp += v;
+            }
+        }
     }
     if (income && eq(when, v_after_action)) {
         long now;
@@ -653,5 +698,8 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(v_wonder, "wonder"); INTERN(v_when_chosen, "when_chosen"); INTERN(v_after_paying, "after_paying");
     INTERN(v_after_action, "after_action"); INTERN(v_spent, "spent"); INTERN(v_swaps, "swaps"); INTERN(v_roll, "roll");
     INTERN(v_vp, "vp");
+    INTERN(s_barracks, "barracks"); INTERN(s_bonus_slots, "bonus_slots"); INTERN(s_slots, "slots");
+    INTERN(k_slot, "slot"); INTERN(v_bonus, "bonus"); INTERN(v_one_building, "one_building");
+    INTERN(v_barracks_, "barracks_"); INTERN(v_cross, "cross"); INTERN(v_extra_action, "extra_action");
     return PyModule_Create(&module);
 }
