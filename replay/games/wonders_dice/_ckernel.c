@@ -35,7 +35,7 @@ static PyObject *k_player, *k_steps, *k_kind, *k_building, *k_lane, *k_space, *k
     *k_id, *k_colour, *k_face, *k_section, *k_slot;
 static PyObject *v_actions, *v_two_phase, *v_pass, *v_build, *v_wonder, *v_when_chosen, *v_after_paying,
     *v_after_action, *v_spent, *v_swaps, *v_roll, *v_vp, *v_bonus, *v_one_building, *v_barracks_, *v_cross,
-    *v_extra_action;
+    *v_extra_action, *v_skip;
 
 static PyObject *apply_effect = NULL; /* engine.apply_effect, set by setup() */
 
@@ -157,6 +157,7 @@ static int two_args(Py_ssize_t nargs, const char *call) {
 /* ------------------------------------------------------------------ action */
 
 #define MAXEFFECTS 16
+#define MAXSTEPS 8
 #define NEED(cond) do { if (!(cond)) goto decline; } while (0)
 
 static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -189,10 +190,9 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(as_long(PyDict_GetItemWithError(p, s_turn), &turn));
     NEED(as_long(GA(state, s_turn), &state_turn) && turn == state_turn);
     PyObject *steps = PyDict_GetItemWithError(p, k_steps);
-    NEED(steps && PyList_CheckExact(steps) && (PyList_GET_SIZE(steps) == 1 || PyList_GET_SIZE(steps) == 2));
+    NEED(steps && PyList_CheckExact(steps) && PyList_GET_SIZE(steps) >= 1 && PyList_GET_SIZE(steps) <= MAXSTEPS);
+    Py_ssize_t n_steps = PyList_GET_SIZE(steps), k = 1;  /* k: the next logged step to answer a question */
     PyObject *step = PyList_GET_ITEM(steps, 0);
-    /* a second step: the bonus slot a completion asks (checked below); anything else is the resolver's */
-    PyObject *bonus_step = PyList_GET_SIZE(steps) == 2 ? PyList_GET_ITEM(steps, 1) : NULL;
     NEED(PyDict_CheckExact(step));
     PyObject *kind = PyDict_GetItemWithError(step, k_kind);
     NEED(kind && PyUnicode_CheckExact(kind));
@@ -211,7 +211,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
     if (eq(kind, v_pass)) {
         long pass_coins;
-        NEED(bonus_step == NULL);
+        NEED(n_steps == 1);
         NEED(as_long(GA(start, s_pass_coins), &pass_coins) && SMALL(pass_coins));
         if (set_long(player, s_coins, gained(capped, cap, coins, pass_coins)) < 0) goto error;
         goto done;
@@ -245,7 +245,9 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *category = PyTuple_GET_ITEM(plan, 3), *locked = PyTuple_GET_ITEM(plan, 4);
     NEED(PyTuple_CheckExact(before) && PyTuple_CheckExact(effects));
     NEED(as_long(PyTuple_GET_ITEM(plan, 1), &cost) && SMALL(cost));
-    NEED(PyTuple_GET_ITEM(plan, 5) == Py_False && PyTuple_GET_ITEM(plan, 6) == Py_False);  /* no Guild Court; asks nothing */
+    NEED(PyTuple_GET_ITEM(plan, 5) == Py_False);  /* no Guild Court */
+    int asks = PyTuple_GET_ITEM(plan, 6) == Py_True;  /* only an extra action, skipped, is answered here (below) */
+    NEED(asks || PyTuple_GET_ITEM(plan, 6) == Py_False);
     NEED(as_long(PyTuple_GET_ITEM(plan, 7), &bonus_size) && as_long(PyTuple_GET_ITEM(plan, 8), &agora_size));
     PyObject *crossed_all = GA(player, s_crossed);
     NEED(crossed_all && PyDict_CheckExact(crossed_all));
@@ -256,32 +258,25 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *bonuses = NULL;  /* with a bonus step: the player's slots, and the slot taken */
     long slot = -1;
     PyObject *slot_effects = NULL;
-    if (bonus_step != NULL) {
+    int to_choose = 0;  /* whether this crossing completes the building with a bonus slot still free */
+    if (bonus_size && n_crossed + 1 >= bonus_size) {
+        bonuses = GA(player, s_bonuses);
+        NEED(bonuses && PyList_CheckExact(bonuses));
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bonuses); i++) {
+            PyObject *b = PyList_GET_ITEM(bonuses, i);
+            NEED(b == Py_True || b == Py_False);
+            if (b == Py_False) to_choose = 1;
+        }
+    }
+    if (to_choose) {
         /* engine._Action._cross then _take_bonus: this crossing completes the building (the
-         * arrow's last open space: len(crossed) + 1 == its size), a slot is free, and the logged
-         * step takes a free one (_bonus_problem); the Barracks counted as one building is the resolver's. */
-        NEED(bonus_size && n_crossed + 1 == bonus_size);
+         * arrow's last open space: len(crossed) + 1 == its size; the space is checked open below),
+         * and the logged step after the space's own questions takes a free slot (_bonus_problem);
+         * the Barracks counted as one building are the resolver's. */
+        NEED(n_crossed + 1 == bonus_size);
         PyObject *barracks = GA(options, s_barracks);
         NEED(barracks && PyUnicode_CheckExact(barracks));
         if (eq(barracks, v_one_building)) NEED(PyUnicode_Tailmatch(building, v_barracks_, 0, PY_SSIZE_T_MAX, -1) == 0);
-        NEED(PyDict_CheckExact(bonus_step));
-        PyObject *bkind = PyDict_GetItemWithError(bonus_step, k_kind);
-        NEED(bkind && eq(bkind, v_bonus));
-        NEED(as_long(PyDict_GetItemWithError(bonus_step, k_slot), &slot));
-        bonuses = GA(player, s_bonuses);
-        NEED(bonuses && PyList_CheckExact(bonuses));
-        NEED(0 <= slot && slot < PyList_GET_SIZE(bonuses) && PyList_GET_ITEM(bonuses, slot) == Py_False);
-        PyObject *slots_o = GA(rules, s_bonus_slots);
-        NEED(slots_o);
-        PyObject *slots = GA(slots_o, s_slots);
-        NEED(slots && PyTuple_CheckExact(slots) && slot < PyTuple_GET_SIZE(slots));
-        slot_effects = PyTuple_GET_ITEM(slots, slot);
-        NEED(PyTuple_CheckExact(slot_effects));
-    } else if (bonus_size && n_crossed + 1 >= bonus_size) {
-        bonuses = GA(player, s_bonuses);
-        NEED(bonuses && PyList_CheckExact(bonuses));
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bonuses); i++)
-            NEED(PyList_GET_ITEM(bonuses, i) == Py_True);  /* a bonus slot to choose: the resolver's */
     }
     PyObject *unlocked = GA(player, s_unlocked);
     NEED(unlocked && PySet_CheckExact(unlocked));
@@ -368,14 +363,32 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(owed <= (credit ? gained(capped, cap, coins, credit) : coins));
     /* the effects: "vp" applied here, any other kind by engine.apply_effect; the space's (group 0),
      * then the bonus slot's (group 1: category "bonus", no building), none asking a question */
-    Py_ssize_t n_effects = PyTuple_GET_SIZE(effects);
-    Py_ssize_t n_slot = slot_effects ? PyTuple_GET_SIZE(slot_effects) : 0;
-    NEED(n_effects <= MAXEFFECTS && n_slot <= MAXEFFECTS);
+    Py_ssize_t n_effects = PyTuple_GET_SIZE(effects), n_slot = 0;
+    NEED(n_effects <= MAXEFFECTS);
     long effect_vp[2][MAXEFFECTS];
-    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect */
+    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect; 2: an extra action, skipped */
     PyObject *vp_d = GA(player, s_vp);
     NEED(vp_d && PyDict_CheckExact(vp_d));
     for (int g = 0; g < 2; g++) {
+        if (g) {
+            if (!to_choose) break;
+            /* the bonus slot, answered by the next logged step */
+            NEED(k < n_steps);
+            PyObject *bonus_step = PyList_GET_ITEM(steps, k++);
+            NEED(PyDict_CheckExact(bonus_step));
+            PyObject *bkind = PyDict_GetItemWithError(bonus_step, k_kind);
+            NEED(bkind && eq(bkind, v_bonus));
+            NEED(as_long(PyDict_GetItemWithError(bonus_step, k_slot), &slot));
+            NEED(0 <= slot && slot < PyList_GET_SIZE(bonuses) && PyList_GET_ITEM(bonuses, slot) == Py_False);
+            PyObject *slots_o = GA(rules, s_bonus_slots);
+            NEED(slots_o);
+            PyObject *slots = GA(slots_o, s_slots);
+            NEED(slots && PyTuple_CheckExact(slots) && slot < PyTuple_GET_SIZE(slots));
+            slot_effects = PyTuple_GET_ITEM(slots, slot);
+            NEED(PyTuple_CheckExact(slot_effects));
+            n_slot = PyTuple_GET_SIZE(slot_effects);
+            NEED(n_slot <= MAXEFFECTS);
+        }
         PyObject *group = g ? slot_effects : effects, *cat = g ? v_bonus : category;
         Py_ssize_t count = g ? n_slot : n_effects;
         int held_checked = 0;
@@ -383,7 +396,17 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             PyObject *e = PyTuple_GET_ITEM(group, i);
             PyObject *t = GA(e, s_type);
             NEED(t && PyUnicode_CheckExact(t));
-            if (g) NEED(!eq(t, v_cross) && !eq(t, v_extra_action));  /* a slot's question: the resolver's */
+            NEED(!eq(t, v_cross));  /* which space to cross (and whether any can be): the resolver's */
+            if (eq(t, v_extra_action)) {
+                /* _ask_effect: another action, which may always be skipped; only the skip is answered here */
+                NEED(k < n_steps);
+                PyObject *answer = PyList_GET_ITEM(steps, k++);
+                NEED(PyDict_CheckExact(answer));
+                PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
+                NEED(akind && eq(akind, v_skip));
+                here[g][i] = 2;
+                continue;
+            }
             here[g][i] = eq(t, v_vp);
             if (here[g][i]) {
                 NEED(as_long(GA(e, s_vp), &effect_vp[g][i]) && SMALL(effect_vp[g][i]));
@@ -397,6 +420,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             }
         }
     }
+    NEED(k == n_steps);  /* a step no question asked for: the resolver reports it */
+    (void)asks;
     PyObject *this_turn = GA(player, s_this_turn);
     NEED(this_turn && PyList_CheckExact(this_turn));
     PyObject *completers = NULL;
@@ -437,6 +462,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_ssize_t count = g ? n_slot : n_effects;
         for (Py_ssize_t i = 0; i < count; i++) {
             PyObject *e = PyTuple_GET_ITEM(group, i);
+            if (here[g][i] == 2) continue;  /* the extra action skipped: nothing */
             if (here[g][i]) {
                 long now = 0;
                 PyObject *cur = PyDict_GetItemWithError(vp_d, cat);
@@ -700,6 +726,6 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(v_vp, "vp");
     INTERN(s_barracks, "barracks"); INTERN(s_bonus_slots, "bonus_slots"); INTERN(s_slots, "slots");
     INTERN(k_slot, "slot"); INTERN(v_bonus, "bonus"); INTERN(v_one_building, "one_building");
-    INTERN(v_barracks_, "barracks_"); INTERN(v_cross, "cross"); INTERN(v_extra_action, "extra_action");
+    INTERN(v_barracks_, "barracks_"); INTERN(v_cross, "cross"); INTERN(v_extra_action, "extra_action"); INTERN(v_skip, "skip");
     return PyModule_Create(&module);
 }
