@@ -148,13 +148,70 @@ def test_compiled_and_pure_agree_on_damaged_games() -> None:
     assert found > 80  # the damage was seen
 
 
+def _follow_ups_damaged(events: list[Event], rng: random.Random) -> list[Event]:
+    """Actions of several steps with their follow-ups damaged (the shapes the kernel answers: a bonus
+    slot, an extra action skipped, a space crossed): another, taken or odd slot, another kind, a step
+    dropped, added or not a dict, the claims off, the main step moved onto the follow-up's place, a
+    crossing of another building, lane or space."""
+    out = list(events)
+    several = [i for i, e in enumerate(out) if e.type == "action_taken" and len(e.payload["steps"]) > 1]
+    for i in rng.sample(several, min(4, len(several))):
+        p = copy.deepcopy(out[i].payload)
+        steps = p["steps"]
+        j = rng.randrange(1, len(steps))
+        what = rng.randrange(12)
+        if what >= 10 and isinstance(steps[j], dict):  # a crossing elsewhere: another building, lane or space
+            field = rng.choice(["building", "lane", "space"])
+            steps[j][field] = rng.choice({"building": ["agora", "market", "university", "barracks_west", "barracks_east",
+                                                       "warehouse", "wonder", steps[0].get("building")],
+                                          "lane": ["agora", "chest", "wonder", "x", None],
+                                          "space": ["r0c0", "chest_per_space", "glass", "step1", "nowhere", None]}[field])
+        elif what == 0:
+            steps[j]["slot"] = rng.choice([0, 1, 2, 3, 4, -1, True, 1.0, "1", None])
+        elif what == 1:
+            steps[j]["kind"] = rng.choice(["bonus", "skip", "cross", "build", "wonder", "pass", 1])
+        elif what == 2:
+            steps.pop(j)
+        elif what == 3:
+            steps.insert(j, rng.choice([{"kind": "skip"}, {"kind": "bonus", "slot": rng.randrange(4)}]))
+        elif what == 4:
+            steps.append(rng.choice([{"kind": "skip"}, {"kind": "bonus", "slot": rng.randrange(4)}, ["skip"]]))
+        elif what == 5:
+            steps[j] = rng.choice([["bonus", 0], "skip", None, {}])
+        elif what == 6:
+            c = p.get("claims") or {}
+            p["claims"] = {k: (v + rng.choice([-1, 1]) if isinstance(v, int) else v) for k, v in c.items()} or {"vp": 99}
+        elif what == 7:
+            steps.pop(j).pop("slot", None)
+        elif what == 8:
+            steps[j].pop("kind", None)
+        else:
+            p["steps"] = [steps[0], *steps]
+        out[i] = out[i]._replace(payload=p)
+    return out
+
+
+def test_compiled_and_pure_agree_on_damaged_follow_ups() -> None:
+    """120 games (every option set, the Barracks as one building and completion after the effects
+    among them) whose actions of several steps are damaged: every event's table, position and
+    problems (words included) the same both ways, so every path the kernel declines is exercised."""
+    rng = random.Random(15)
+    found = 0
+    for events in _games(120, 16):
+        damaged = _follow_ups_damaged(events, rng)
+        pure = _trace(damaged, False)
+        assert _trace(damaged, True) == pure
+        found += sum(len(problems) for *_, problems in pure)
+    assert found > 120  # the damage was seen
+
+
 def test_the_compiled_kernel_takes_the_usual_events() -> None:
     """Not a vacuous comparison: on the table before each event, the kernel (called on a copy) takes
     most actions and every roll of simulated games; what it takes leaves the table the Python code
     leaves."""
     assert compiled.BUILT_ACTION is not None and compiled.BUILT_ROLL is not None
-    taken = {"action_taken": 0, "dice_rolled": 0}
-    seen = {"action_taken": 0, "dice_rolled": 0}
+    taken = {"action_taken": 0, "dice_rolled": 0, "several": 0}
+    seen = {"action_taken": 0, "dice_rolled": 0, "several": 0}
     for events in _games(16, 13):
         with compiled.use(False):
             r = Replay(GAME, level="raise")
@@ -162,10 +219,13 @@ def test_the_compiled_kernel_takes_the_usual_events() -> None:
                 state = r.state
                 if state is not None and e.type in seen:
                     seen[e.type] += 1
+                    several = e.type == "action_taken" and len(e.payload["steps"]) > 1
+                    seen["several"] += several
                     mine = state.copy()
                     kernel = compiled.BUILT_ACTION if e.type == "action_taken" else compiled.BUILT_ROLL
                     if kernel(mine, e.payload) is not None:
                         taken[e.type] += 1
+                        taken["several"] += several
                         mine.seq = e.seq
                         r.push(e)
                         assert GAME.rules.snapshot(mine) == GAME.rules.snapshot(state)
@@ -173,6 +233,7 @@ def test_the_compiled_kernel_takes_the_usual_events() -> None:
                 r.push(e)
     assert taken["dice_rolled"] == seen["dice_rolled"]
     assert taken["action_taken"] > 0.75 * seen["action_taken"]
+    assert taken["several"] > 0.3 * seen["several"]  # several steps: a bonus slot, an extra action skipped, a crossing
 
 
 def test_replay_pure_forces_the_python_code() -> None:

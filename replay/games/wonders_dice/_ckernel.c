@@ -5,9 +5,14 @@
  *
  *   action(state, payload) -> None | list | (paid, vp)
  *       projector._direct_action + kernel.direct_action for a one-step action (pass, or one
- *       space built with a die or on the Wonder) that asks nothing further and is not on a Guild
- *       Court: checked, applied, the seat's turn done. [] when the claims are all right (or
- *       absent); (paid, vp) when they must be checked (the Python code reports them).
+ *       space built with a die or on the Wonder, not on a Guild Court), and the resolver's
+ *       (engine._Action) mechanical follow-ups of such a step, each answered by the next logged
+ *       step in the order the resolver asks them: an extra action skipped, one space crossed by a
+ *       "cross" effect of count 1 (another building, a space asking nothing and completing nothing,
+ *       checked on the table as simulated after the steps before it), the bonus slot a completion
+ *       asks (its own effects answered the same way). Checked, applied, the seat's turn done.
+ *       [] when the claims are all right (or absent); (paid, vp) when they must be checked (the
+ *       Python code reports them).
  *   roll(state, payload) -> None | True
  *       projector._roll + _start_turn for a roll of the Forum's dice in the Forum's order.
  *   position(event_type, payload) -> Position | None
@@ -30,11 +35,12 @@ static PyObject *s_phase, *s_pending, *s_options, *s_resolution, *s_players, *s_
     *s_board, *s_rules, *s_compiled, *s_plans, *s_forum, *s_roll, *s_start, *s_special, *s_unlocked, *s_reaches,
     *s_free_colours, *s_forum_sections, *s_discount_all, *s_discount, *s_producers, *s_crossed, *s_resources_spent,
     *s_bonuses, *s_income, *s_coin_cap, *s_resources, *s_this_turn, *s_agora_completers, *s_acted, *s_vp, *s_type,
-    *s_pass_coins, *s_faces, *s_follow_ups;
+    *s_pass_coins, *s_faces, *s_follow_ups, *s_barracks, *s_bonus_slots, *s_slots;
 static PyObject *k_player, *k_steps, *k_kind, *k_building, *k_lane, *k_space, *k_die, *k_claims, *k_paid, *k_dice,
-    *k_id, *k_colour, *k_face, *k_section;
+    *k_id, *k_colour, *k_face, *k_section, *k_slot;
 static PyObject *v_actions, *v_two_phase, *v_pass, *v_build, *v_wonder, *v_when_chosen, *v_after_paying,
-    *v_after_action, *v_spent, *v_swaps, *v_roll, *v_vp;
+    *v_after_action, *v_spent, *v_swaps, *v_roll, *v_vp, *v_bonus, *v_one_building, *v_barracks_, *v_cross,
+    *v_extra_action, *v_skip, *s_count, *s_buildings, *v_per_space, *v_unlock;
 
 static PyObject *apply_effect = NULL; /* engine.apply_effect, set by setup() */
 
@@ -156,6 +162,22 @@ static int two_args(Py_ssize_t nargs, const char *call) {
 /* ------------------------------------------------------------------ action */
 
 #define MAXEFFECTS 16
+#define MAXSTEPS 8
+#define MAXCROSS 4
+
+/* Whether (building, space) produces a resource on this board (PlayerState.producers); -1 if odd. */
+static int produces(PyObject *producers, PyObject *building, PyObject *space) {
+    if (!PyTuple_CheckExact(producers)) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(producers); i++) {
+        PyObject *pair = PyTuple_GET_ITEM(producers, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return -1;
+        if (!eq(PyTuple_GET_ITEM(pair, 0), building)) continue;
+        int in = PySet_Contains(PyTuple_GET_ITEM(pair, 1), space);
+        if (in < 0) PyErr_Clear();
+        return in;
+    }
+    return 0;
+}
 #define NEED(cond) do { if (!(cond)) goto decline; } while (0)
 
 static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -188,7 +210,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(as_long(PyDict_GetItemWithError(p, s_turn), &turn));
     NEED(as_long(GA(state, s_turn), &state_turn) && turn == state_turn);
     PyObject *steps = PyDict_GetItemWithError(p, k_steps);
-    NEED(steps && PyList_CheckExact(steps) && PyList_GET_SIZE(steps) == 1);
+    NEED(steps && PyList_CheckExact(steps) && PyList_GET_SIZE(steps) >= 1 && PyList_GET_SIZE(steps) <= MAXSTEPS);
+    Py_ssize_t n_steps = PyList_GET_SIZE(steps), k = 1;  /* k: the next logged step to answer a question */
     PyObject *step = PyList_GET_ITEM(steps, 0);
     NEED(PyDict_CheckExact(step));
     PyObject *kind = PyDict_GetItemWithError(step, k_kind);
@@ -208,6 +231,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
     if (eq(kind, v_pass)) {
         long pass_coins;
+        NEED(n_steps == 1);
         NEED(as_long(GA(start, s_pass_coins), &pass_coins) && SMALL(pass_coins));
         if (set_long(player, s_coins, gained(capped, cap, coins, pass_coins)) < 0) goto error;
         goto done;
@@ -241,7 +265,9 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *category = PyTuple_GET_ITEM(plan, 3), *locked = PyTuple_GET_ITEM(plan, 4);
     NEED(PyTuple_CheckExact(before) && PyTuple_CheckExact(effects));
     NEED(as_long(PyTuple_GET_ITEM(plan, 1), &cost) && SMALL(cost));
-    NEED(PyTuple_GET_ITEM(plan, 5) == Py_False && PyTuple_GET_ITEM(plan, 6) == Py_False);  /* no Guild Court; asks nothing */
+    NEED(PyTuple_GET_ITEM(plan, 5) == Py_False);  /* no Guild Court */
+    int asks = PyTuple_GET_ITEM(plan, 6) == Py_True;  /* only an extra action, skipped, is answered here (below) */
+    NEED(asks || PyTuple_GET_ITEM(plan, 6) == Py_False);
     NEED(as_long(PyTuple_GET_ITEM(plan, 7), &bonus_size) && as_long(PyTuple_GET_ITEM(plan, 8), &agora_size));
     PyObject *crossed_all = GA(player, s_crossed);
     NEED(crossed_all && PyDict_CheckExact(crossed_all));
@@ -249,11 +275,28 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(crossed || !PyErr_Occurred());
     NEED(crossed == NULL || PySet_CheckExact(crossed));
     long n_crossed = crossed ? (long)PySet_GET_SIZE(crossed) : 0;
+    PyObject *bonuses = NULL;  /* with a bonus step: the player's slots, and the slot taken */
+    long slot = -1;
+    PyObject *slot_effects = NULL;
+    int to_choose = 0;  /* whether this crossing completes the building with a bonus slot still free */
     if (bonus_size && n_crossed + 1 >= bonus_size) {
-        PyObject *bonuses = GA(player, s_bonuses);
+        bonuses = GA(player, s_bonuses);
         NEED(bonuses && PyList_CheckExact(bonuses));
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bonuses); i++)
-            NEED(PyList_GET_ITEM(bonuses, i) == Py_True);  /* a bonus slot to choose: the resolver's */
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bonuses); i++) {
+            PyObject *b = PyList_GET_ITEM(bonuses, i);
+            NEED(b == Py_True || b == Py_False);
+            if (b == Py_False) to_choose = 1;
+        }
+    }
+    if (to_choose) {
+        /* engine._Action._cross then _take_bonus: this crossing completes the building (the
+         * arrow's last open space: len(crossed) + 1 == its size; the space is checked open below),
+         * and the logged step after the space's own questions takes a free slot (_bonus_problem);
+         * the Barracks counted as one building are the resolver's. */
+        NEED(n_crossed + 1 == bonus_size);
+        PyObject *barracks = GA(options, s_barracks);
+        NEED(barracks && PyUnicode_CheckExact(barracks));
+        if (eq(barracks, v_one_building)) NEED(PyUnicode_Tailmatch(building, v_barracks_, 0, PY_SSIZE_T_MAX, -1) == 0);
     }
     PyObject *unlocked = GA(player, s_unlocked);
     NEED(unlocked && PySet_CheckExact(unlocked));
@@ -338,32 +381,171 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     long owed = extra + (cost > resources ? cost - resources : 0);
     long credit = eq(when, v_when_chosen) ? income : 0;
     NEED(owed <= (credit ? gained(capped, cap, coins, credit) : coins));
-    /* the effects: "vp" applied here, any other kind by engine.apply_effect */
-    Py_ssize_t n_effects = PyTuple_GET_SIZE(effects);
+    /* the effects: "vp" applied here, any other kind by engine.apply_effect; the space's (group 0),
+     * then the bonus slot's (group 1: category "bonus", no building), none asking a question */
+    Py_ssize_t n_effects = PyTuple_GET_SIZE(effects), n_slot = 0;
     NEED(n_effects <= MAXEFFECTS);
-    long effect_vp[MAXEFFECTS];
-    int here[MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect */
-    PyObject *vp_d = NULL;
-    for (Py_ssize_t i = 0; i < n_effects; i++) {
-        PyObject *e = PyTuple_GET_ITEM(effects, i);
-        PyObject *t = GA(e, s_type);
-        NEED(t && PyUnicode_CheckExact(t));
-        here[i] = eq(t, v_vp);
-        if (here[i]) {
-            NEED(as_long(GA(e, s_vp), &effect_vp[i]) && SMALL(effect_vp[i]));
-            if (vp_d == NULL) {
-                long held;
-                vp_d = GA(player, s_vp);
-                NEED(vp_d && PyDict_CheckExact(vp_d));
-                PyObject *cur = PyDict_GetItemWithError(vp_d, category);
-                NEED(cur || !PyErr_Occurred());
-                if (cur) NEED(as_long(cur, &held) && SMALL(held));
+    long effect_vp[2][MAXEFFECTS];
+    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect; 2: an extra action, skipped */
+    PyObject *vp_d = GA(player, s_vp);
+    NEED(vp_d && PyDict_CheckExact(vp_d));
+    /* the spaces other effects cross (engine._Action._effect_cross), checked on a simulated table */
+    PyObject *cross_b[MAXCROSS], *cross_x[MAXCROSS], *cross_plan[MAXCROSS], *producers_o = NULL;
+    long cross_owed[MAXCROSS], cross_spent[MAXCROSS], coins_sim = 0, made_sim = 0, spent_sim = 0, paid_extra = 0;
+    int cross_i[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0;
+    PyObject *completers = NULL;
+    for (int g = 0; g < 2; g++) {
+        if (g) {
+            if (!to_choose) break;
+            /* the bonus slot, answered by the next logged step */
+            NEED(k < n_steps);
+            PyObject *bonus_step = PyList_GET_ITEM(steps, k++);
+            NEED(PyDict_CheckExact(bonus_step));
+            PyObject *bkind = PyDict_GetItemWithError(bonus_step, k_kind);
+            NEED(bkind && eq(bkind, v_bonus));
+            NEED(as_long(PyDict_GetItemWithError(bonus_step, k_slot), &slot));
+            NEED(0 <= slot && slot < PyList_GET_SIZE(bonuses) && PyList_GET_ITEM(bonuses, slot) == Py_False);
+            PyObject *slots_o = GA(rules, s_bonus_slots);
+            NEED(slots_o);
+            PyObject *slots = GA(slots_o, s_slots);
+            NEED(slots && PyTuple_CheckExact(slots) && slot < PyTuple_GET_SIZE(slots));
+            slot_effects = PyTuple_GET_ITEM(slots, slot);
+            NEED(PyTuple_CheckExact(slot_effects));
+            n_slot = PyTuple_GET_SIZE(slot_effects);
+            NEED(n_slot <= MAXEFFECTS);
+        }
+        PyObject *group = g ? slot_effects : effects, *cat = g ? v_bonus : category;
+        Py_ssize_t count = g ? n_slot : n_effects;
+        int held_checked = 0;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *e = PyTuple_GET_ITEM(group, i);
+            PyObject *t = GA(e, s_type);
+            NEED(t && PyUnicode_CheckExact(t));
+            if (eq(t, v_cross)) {
+                /* engine._Action._effect_cross for one space: the logged step is a legal crossing, so the
+                 * effect does not lapse (the step is one of its candidates) and it is asked; checked
+                 * against the table as the action will have left it (simulated: coins, resources, the
+                 * spaces crossed), which needs every effect before it to leave coins and locks alone. */
+                long count;
+                NEED(!dirty && n_cross < MAXCROSS && as_long(GA(e, s_count), &count) && count == 1);
+                PyObject *targets = GA(e, s_buildings);
+                NEED(targets && PyTuple_CheckExact(targets) && k < n_steps);
+                PyObject *answer = PyList_GET_ITEM(steps, k++);
+                NEED(PyDict_CheckExact(answer));
+                PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
+                PyObject *b2 = PyDict_GetItemWithError(answer, k_building), *l2 = PyDict_GetItemWithError(answer, k_lane);
+                PyObject *x2 = PyDict_GetItemWithError(answer, k_space);
+                NEED(akind && eq(akind, v_cross) && b2 && l2 && x2 && PyUnicode_CheckExact(b2) && PyUnicode_CheckExact(l2)
+                     && PyUnicode_CheckExact(x2));
+                int named = 0;
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) named |= eq(PyTuple_GET_ITEM(targets, j), b2);
+                NEED(named && !eq(b2, building));  /* the action's own building: its completion is the resolver's */
+                for (int j = 0; j < n_cross; j++) NEED(!eq(cross_b[j], b2));
+                PyObject *key2 = keep(&refs, PyTuple_Pack(3, b2, l2, x2));
+                NEED(key2);
+                PyObject *plan2 = PyDict_GetItemWithError(plans, key2);
+                NEED(plan2 && PyTuple_Check(plan2) && PyTuple_GET_SIZE(plan2) == 9);
+                PyObject *before2 = PyTuple_GET_ITEM(plan2, 0), *effects2 = PyTuple_GET_ITEM(plan2, 2);
+                PyObject *locked2 = PyTuple_GET_ITEM(plan2, 4);
+                long cost2, bonus2, agora2;
+                NEED(PyTuple_CheckExact(before2) && PyTuple_CheckExact(effects2) && PyTuple_GET_SIZE(effects2) <= MAXEFFECTS);
+                NEED(as_long(PyTuple_GET_ITEM(plan2, 1), &cost2) && SMALL(cost2) && cost2 >= 0);
+                NEED(PyTuple_GET_ITEM(plan2, 5) == Py_False && PyTuple_GET_ITEM(plan2, 6) == Py_False);  /* no Guild Court; asks nothing */
+                NEED(as_long(PyTuple_GET_ITEM(plan2, 7), &bonus2) && as_long(PyTuple_GET_ITEM(plan2, 8), &agora2));
+                if (locked2 != Py_None) NEED(PySet_Contains(unlocked, locked2) == 1);
+                PyObject *crossed2 = PyDict_GetItemWithError(crossed_all, b2);
+                NEED(crossed2 || !PyErr_Occurred());
+                NEED(crossed2 == NULL || PySet_CheckExact(crossed2));
+                long n2 = crossed2 ? (long)PySet_GET_SIZE(crossed2) : 0;
+                NEED(!(bonus2 && n2 + 1 >= bonus2));  /* it may complete its building: a bonus slot, the resolver's */
+                if (n2) {
+                    NEED(PySet_Contains(crossed2, x2) == 0);
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before2); j++)
+                        NEED(PySet_Contains(crossed2, PyTuple_GET_ITEM(before2, j)) == 1);
+                } else {
+                    NEED(PyTuple_GET_SIZE(before2) == 0);
+                }
+                if (!simulated) {  /* the table after the action's own space: coins, resources made and spent */
+                    PyObject *producers = GA(player, s_producers), *spend_c = GA(options, s_resources);
+                    long raw;
+                    NEED(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, crossed_all, spent, &raw));
+                    int own = produces(producers, building, space);
+                    NEED(own >= 0);
+                    spending = eq(spend_c, v_spent);
+                    made_sim = raw + spent + own;
+                    long held_res = raw > 0 ? raw : 0;
+                    spent_sim = spent + (cost && spending ? (cost < held_res ? cost : held_res) : 0);
+                    coins_sim = coins;
+                    if (income && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income);
+                    coins_sim -= owed;
+                    if (income && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income);
+                    producers_o = producers;
+                    simulated = 1;
+                }
+                long res2 = made_sim - spent_sim;
+                if (res2 < 0) res2 = 0;
+                long owed2 = cost2 > res2 ? cost2 - res2 : 0;
+                NEED(owed2 <= coins_sim);  /* _space_problem's payment, nothing for a die */
+                long delta2 = spending ? (cost2 < res2 ? cost2 : res2) : 0;
+                int own2 = produces(producers_o, b2, x2);
+                NEED(own2 >= 0);
+                coins_sim -= owed2;
+                spent_sim += delta2;
+                made_sim += own2;
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {  /* its effects: none asks (checked) */
+                    PyObject *t2 = GA(PyTuple_GET_ITEM(effects2, j), s_type);
+                    NEED(t2 && PyUnicode_CheckExact(t2));
+                    if (eq(t2, s_coins) || eq(t2, v_per_space) || eq(t2, v_unlock)) dirty = 1;
+                    if (eq(t2, v_vp)) {
+                        long held, v2;
+                        NEED(as_long(GA(PyTuple_GET_ITEM(effects2, j), s_vp), &v2) && SMALL(v2));
+                        PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan2, 3));
+                        NEED(cur || !PyErr_Occurred());
+                        if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                    }
+                }
+                if (agora2) {
+                    completers = GA(state, s_agora_completers);
+                    NEED(completers && PyList_CheckExact(completers));
+                }
+                cross_b[n_cross] = b2;
+                cross_x[n_cross] = x2;
+                cross_plan[n_cross] = plan2;
+                cross_owed[n_cross] = owed2;
+                cross_spent[n_cross] = delta2;
+                cross_i[g][i] = n_cross++;
+                paid_extra += owed2;
+                here[g][i] = 3;
+                continue;
+            }
+            if (eq(t, s_coins) || eq(t, v_per_space) || eq(t, v_unlock)) dirty = 1;
+            if (eq(t, v_extra_action)) {
+                /* _ask_effect: another action, which may always be skipped; only the skip is answered here */
+                NEED(k < n_steps);
+                PyObject *answer = PyList_GET_ITEM(steps, k++);
+                NEED(PyDict_CheckExact(answer));
+                PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
+                NEED(akind && eq(akind, v_skip));
+                here[g][i] = 2;
+                continue;
+            }
+            here[g][i] = eq(t, v_vp);
+            if (here[g][i]) {
+                NEED(as_long(GA(e, s_vp), &effect_vp[g][i]) && SMALL(effect_vp[g][i]));
+                if (!held_checked) {
+                    long held;
+                    PyObject *cur = PyDict_GetItemWithError(vp_d, cat);
+                    NEED(cur || !PyErr_Occurred());
+                    if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                    held_checked = 1;
+                }
             }
         }
     }
+    NEED(k == n_steps);  /* a step no question asked for: the resolver reports it */
+    (void)asks;
     PyObject *this_turn = GA(player, s_this_turn);
     NEED(this_turn && PyList_CheckExact(this_turn));
-    PyObject *completers = NULL;
     if (agora_size) {
         completers = GA(state, s_agora_completers);
         NEED(completers && PyList_CheckExact(completers));
@@ -373,11 +555,11 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
     /* ---- kernel._cross: from here on the table changes */
     if (income && eq(when, v_when_chosen)) coins = gained(capped, cap, coins, income);
-    paid = owed;
+    paid = owed + paid_extra;
     if (cost && eq(spend_o, v_spent)) {
         if (set_long(player, s_resources_spent, spent + (cost < resources ? cost : resources)) < 0) goto error;
     }
-    coins -= paid;
+    coins -= owed;
     if (income && eq(when, v_after_paying)) coins = gained(capped, cap, coins, income);
     if (set_long(player, s_coins, coins) < 0) goto error;
     if (crossed == NULL) {
@@ -388,35 +570,101 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (PySet_Add(crossed, space) < 0) goto error;
     PyObject *done_pair = keep(&refs, PyTuple_Pack(2, building, space));
     if (done_pair == NULL || PyList_Append(this_turn, done_pair) < 0) goto error;
-    for (Py_ssize_t i = 0; i < n_effects; i++) {
-        PyObject *e = PyTuple_GET_ITEM(effects, i);
-        if (here[i]) {
-            long now = 0;
-            PyObject *cur = PyDict_GetItemWithError(vp_d, category);
-            if (cur == NULL && PyErr_Occurred()) goto error;
-            if (cur != NULL && !as_long(cur, &now)) {
-                PyErr_SetString(PyExc_TypeError, "VP held are not a small int");
-                goto error;
+    for (int g = 0; g < 2; g++) {
+        if (g) {
+            /* the Agora's completion, then the bonus slot (engine._Action._cross, _take_bonus) */
+            if (agora_size && (long)PySet_GET_SIZE(crossed) == agora_size) {
+                if (PyList_Append(completers, seat_o) < 0) goto error;
             }
-            PyObject *sum = PyLong_FromLong(now + effect_vp[i]);
-            if (sum == NULL) goto error;
-            int rc = PyDict_SetItem(vp_d, category, sum);
-            Py_DECREF(sum);
-            if (rc < 0) goto error;
-            vp += effect_vp[i];
-        } else {
-            PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e, category, building, NULL));
-            if (got == NULL) goto error;
-            long v;
-            if (!as_long(got, &v)) {
-                PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
-                goto error;
-            }
-            vp += v;
+            if (slot_effects == NULL) break;
+            if (PyList_SetItem(bonuses, slot, Py_NewRef(Py_True)) < 0) goto error;
         }
-    }
-    if (agora_size && (long)PySet_GET_SIZE(crossed) == agora_size) {
-        if (PyList_Append(completers, seat_o) < 0) goto error;
+        PyObject *group = g ? slot_effects : effects, *cat = g ? v_bonus : category, *where = g ? Py_None : building;
+        Py_ssize_t count = g ? n_slot : n_effects;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *e = PyTuple_GET_ITEM(group, i);
+            if (here[g][i] == 2) continue;  /* the extra action skipped: nothing */
+            if (here[g][i] == 3) {  /* engine._Action._cross of the space the effect crosses */
+                int c = cross_i[g][i];
+                PyObject *b2 = cross_b[c], *x2 = cross_x[c], *plan2 = cross_plan[c];
+                long now;
+                if (!as_long(GA(player, s_coins), &now)) {
+                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
+                    goto error;
+                }
+                if (cross_spent[c]) {
+                    long sp;
+                    if (!as_long(GA(player, s_resources_spent), &sp)) {
+                        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "resources spent are not a small int");
+                        goto error;
+                    }
+                    if (set_long(player, s_resources_spent, sp + cross_spent[c]) < 0) goto error;
+                }
+                if (set_long(player, s_coins, now - cross_owed[c]) < 0) goto error;
+                PyObject *set2 = PyDict_GetItemWithError(crossed_all, b2);
+                if (set2 == NULL) {
+                    if (PyErr_Occurred()) goto error;
+                    set2 = keep(&refs, PySet_New(NULL));
+                    if (set2 == NULL || PyDict_SetItem(crossed_all, b2, set2) < 0) goto error;
+                }
+                if (PySet_Add(set2, x2) < 0) goto error;
+                PyObject *pair2 = keep(&refs, PyTuple_Pack(2, b2, x2));
+                if (pair2 == NULL || PyList_Append(this_turn, pair2) < 0) goto error;
+                PyObject *effects2 = PyTuple_GET_ITEM(plan2, 2), *cat2 = PyTuple_GET_ITEM(plan2, 3);
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {
+                    PyObject *e2 = PyTuple_GET_ITEM(effects2, j);
+                    PyObject *t2 = GA(e2, s_type);
+                    if (t2 == NULL) goto error;
+                    long v;
+                    if (eq(t2, v_vp)) {
+                        long held = 0;
+                        if (!as_long(GA(e2, s_vp), &v)) goto vp_error;
+                        PyObject *cur = PyDict_GetItemWithError(vp_d, cat2);
+                        if (cur == NULL && PyErr_Occurred()) goto error;
+                        if (cur != NULL && !as_long(cur, &held)) goto vp_error;
+                        PyObject *sum = PyLong_FromLong(held + v);
+                        if (sum == NULL) goto error;
+                        int rc = PyDict_SetItem(vp_d, cat2, sum);
+                        Py_DECREF(sum);
+                        if (rc < 0) goto error;
+                    } else {
+                        PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e2, cat2, b2, NULL));
+                        if (got == NULL) goto error;
+                        if (!as_long(got, &v)) goto vp_error;
+                    }
+                    vp += v;
+                }
+                long agora2;
+                if (as_long(PyTuple_GET_ITEM(plan2, 8), &agora2) && agora2 && (long)PySet_GET_SIZE(set2) == agora2) {
+                    if (PyList_Append(completers, seat_o) < 0) goto error;
+                }
+                continue;
+            }
+            if (here[g][i]) {
+                long now = 0;
+                PyObject *cur = PyDict_GetItemWithError(vp_d, cat);
+                if (cur == NULL && PyErr_Occurred()) goto error;
+                if (cur != NULL && !as_long(cur, &now)) {
+                    PyErr_SetString(PyExc_TypeError, "VP held are not a small int");
+                    goto error;
+                }
+                PyObject *sum = PyLong_FromLong(now + effect_vp[g][i]);
+                if (sum == NULL) goto error;
+                int rc = PyDict_SetItem(vp_d, cat, sum);
+                Py_DECREF(sum);
+                if (rc < 0) goto error;
+                vp += effect_vp[g][i];
+            } else {
+                PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e, cat, where, NULL));
+                if (got == NULL) goto error;
+                long v;
+                if (!as_long(got, &v)) {
+                    PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
+                    goto error;
+                }
+                vp += v;
+            }
+        }
     }
     if (income && eq(when, v_after_action)) {
         long now;
@@ -481,6 +729,8 @@ done:
 decline:
     return declined(&refs);
 
+vp_error:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a VP count that is not a small int");
 error:
     return failed(&refs);
 }
@@ -653,5 +903,9 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(v_wonder, "wonder"); INTERN(v_when_chosen, "when_chosen"); INTERN(v_after_paying, "after_paying");
     INTERN(v_after_action, "after_action"); INTERN(v_spent, "spent"); INTERN(v_swaps, "swaps"); INTERN(v_roll, "roll");
     INTERN(v_vp, "vp");
+    INTERN(s_barracks, "barracks"); INTERN(s_bonus_slots, "bonus_slots"); INTERN(s_slots, "slots");
+    INTERN(k_slot, "slot"); INTERN(v_bonus, "bonus"); INTERN(v_one_building, "one_building");
+    INTERN(v_barracks_, "barracks_"); INTERN(v_cross, "cross"); INTERN(v_extra_action, "extra_action"); INTERN(v_skip, "skip");
+    INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
     return PyModule_Create(&module);
 }
