@@ -15,30 +15,14 @@ one run).
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
+from .compiled_ext import PURE, load
 
-def _load() -> tuple[ModuleType | None, str]:
-    """(the extension, "") or (None, why it is not there)."""
-    try:
-        from . import _cchain  # type: ignore[attr-defined]
-    except ImportError as missing:
-        if importlib.util.find_spec(f"{__package__}._cchain") is None:
-            return None, "the compiled chain (replay._cchain) is not built"
-        return None, f"the compiled chain does not load ({missing})"
-    module: ModuleType = _cchain
-    return module, ""
-
-
-BUILT, NOT_BUILT = _load()
+BUILT, NOT_BUILT = load(__package__, "_cchain", "the compiled chain")
 """The extension (None where it is not built), and why not ("" when it is)."""
-
-PURE = os.environ.get("REPLAY_PURE", "") not in ("", "0")
-"""REPLAY_PURE=1: the pure-Python code, even where the extension is built."""
 
 CCHAIN: ModuleType | None = None if PURE else BUILT
 """The extension when bulk import uses it now, else None."""

@@ -14,34 +14,20 @@ that array is then converted by pyarrow, which gives what it always gave, its er
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pyarrow as pa
 
+from .compiled_ext import PURE, load
 
-def _load() -> tuple[Callable[[pa.Array], list[Any] | None] | None, str]:
-    """(the compiled ``values``, "") or (None, why not)."""
-    try:
-        from . import _columns  # type: ignore[attr-defined]
-    except ImportError as missing:
-        if importlib.util.find_spec(f"{__package__}._columns") is None:
-            return None, "the compiled column decoder (replay._columns) is not built"
-        return None, f"the compiled column decoder does not load ({missing})"
-    values: Callable[[pa.Array], list[Any] | None] = _columns.values
-    return values, ""
-
-
-BUILT, NOT_BUILT = _load()
+_MODULE, NOT_BUILT = load(__package__, "_columns", "the compiled column decoder")
+BUILT: Callable[[pa.Array], list[Any] | None] | None = _MODULE.values if _MODULE is not None else None
 """The extension's ``values`` (None where it is not built), and why not ("" when it is)."""
 
-PURE = os.environ.get("REPLAY_PURE", "") not in ("", "0")
-"""REPLAY_PURE=1: pyarrow's conversion, even where the extension is built."""
-
 VALUES = None if PURE else BUILT
+"""The decoder in use now: None under REPLAY_PURE=1 (pyarrow's conversion) or where it is not built."""
 
 
 def to_pylist(column: pa.ChunkedArray | pa.Array, maps_as_dicts: bool = False) -> list[Any]:

@@ -207,3 +207,15 @@ def rows_digest(paths) -> str:
         rows.extend(json.dumps(r, sort_keys=True, separators=(",", ":"), default=str) for r in t.to_pylist())
     text = "\n".join(sorted(rows)) + "\n" + "\n".join(sorted(schemas))
     return f"{len(rows)}:{hashlib.sha256(text.encode()).hexdigest()}"
+
+
+def require_compiled(built: object, why: str) -> None:
+    """At the top of an extension's test module: where the extension is not built, skip the module
+    saying why, or, under ``REPLAY_REQUIRE_COMPILED=1`` (CI, where gcc is), fail instead."""
+    import pytest
+
+    if built is not None:
+        return
+    if os.environ.get("REPLAY_REQUIRE_COMPILED", "") not in ("", "0"):
+        raise RuntimeError(f"REPLAY_REQUIRE_COMPILED is set, but {why}")
+    pytest.skip(f"{why}: only the pure-Python code can run here", allow_module_level=True)

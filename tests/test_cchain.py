@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import os
 import random
 import sys
 import tempfile
@@ -21,6 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
+from helpers import require_compiled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_canonical import EVENTS, INT64, JSON, TEXT, definition, definition_link
@@ -64,10 +64,7 @@ def test_the_benchmark_import_writes_the_pinned_bytes(tmp_path: Path) -> None:
     assert _data_digest(archive) == BENCH_DATA_SHA256
 
 
-if chain_compiled.BUILT is None:
-    if os.environ.get("REPLAY_REQUIRE_COMPILED", "") not in ("", "0"):
-        raise RuntimeError(f"REPLAY_REQUIRE_COMPILED is set, but {chain_compiled.NOT_BUILT}")
-    pytest.skip(f"{chain_compiled.NOT_BUILT}: only the pure-Python chain can run here", allow_module_level=True)
+require_compiled(chain_compiled.BUILT, chain_compiled.NOT_BUILT)
 
 C: Any = chain_compiled.BUILT
 

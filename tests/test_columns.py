@@ -9,13 +9,12 @@ UTF-8, a dictionary-encoded payload) goes to pyarrow, whose result or error is t
 from __future__ import annotations
 
 import io
-import os
 import string
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from helpers import SEVEN, pig_game
+from helpers import SEVEN, pig_game, require_compiled
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_upcast_archive import OLD_PIG, _as_v1
@@ -28,10 +27,7 @@ from replay.errors import ReplayError
 from replay.registry import registry
 from replay.schema import DICTIONARY_COLUMNS, decode, encode
 
-if columns.BUILT is None:  # pragma: no cover - where the extension could not be built
-    if os.environ.get("REPLAY_REQUIRE_COMPILED", "") not in ("", "0"):
-        raise RuntimeError(f"REPLAY_REQUIRE_COMPILED is set, but {columns.NOT_BUILT}")
-    pytest.skip(columns.NOT_BUILT, allow_module_level=True)
+require_compiled(columns.BUILT, columns.NOT_BUILT)
 
 
 def both(column: pa.Array | pa.ChunkedArray, maps_as_dicts: bool = True) -> tuple[object, object]:

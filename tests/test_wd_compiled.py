@@ -18,7 +18,7 @@ import subprocess
 import sys
 from typing import Any
 
-import pytest
+from helpers import require_compiled
 from test_wd_direct import NAMES, OPTIONS, _damage
 
 from replay.driver import Replay
@@ -26,10 +26,7 @@ from replay.events import Event
 from replay.games.wonders_dice import GAME, compiled, simulate_game
 from replay.games.wonders_dice.rules_data import shipped_rulesets
 
-if compiled.BUILT_ACTION is None:
-    if os.environ.get("REPLAY_REQUIRE_COMPILED", "") not in ("", "0"):
-        raise RuntimeError(f"REPLAY_REQUIRE_COMPILED is set, but {compiled.NOT_BUILT}")
-    pytest.skip(f"{compiled.NOT_BUILT}: only the pure-Python fold can run here", allow_module_level=True)
+require_compiled(compiled.BUILT_ACTION, compiled.NOT_BUILT)
 
 MORE_OPTIONS = [*OPTIONS, ("7wd-default", {"resolution": "two_phase"}),
                 ("7wd-default", {"resolution": "simultaneous", "income": "after_action", "coin_cap": 9})]

@@ -18,12 +18,11 @@ fails). :func:`use` switches in-process (the benchmark compares both in one run)
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from replay.compiled_ext import PURE, load
 from replay.contract import Position
 
 from .engine import SpacePlan, apply_effect
@@ -37,24 +36,18 @@ POSITIONS: dict[tuple[int, int | None], Position] = {}
 
 def _load() -> tuple[Kernel | None, Kernel | None, Callable[[str, dict[str, Any]], Position | None] | None, str]:
     """(action, roll, position, why not) from the extension, or (None, None, None, the reason)."""
+    kernel, why = load(__package__, "_ckernel", "the compiled kernel")
+    if kernel is None:
+        return None, None, None, why
     try:
-        from . import _ckernel  # type: ignore[attr-defined]
-    except ImportError as missing:
-        if importlib.util.find_spec(f"{__package__}._ckernel") is None:
-            return None, None, None, "the compiled kernel (replay.games.wonders_dice._ckernel) is not built"
-        return None, None, None, f"the compiled kernel does not load ({missing})"
-    try:
-        _ckernel.setup(SpacePlan._fields, apply_effect, POSITIONS)
+        kernel.setup(SpacePlan._fields, apply_effect, POSITIONS)
     except ImportError as stale:  # built from other sources than these
         return None, None, None, str(stale)
-    return _ckernel.action, _ckernel.roll, _ckernel.position, ""
+    return kernel.action, kernel.roll, kernel.position, ""
 
 
 BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, NOT_BUILT = _load()
 """The extension's functions (None where it is not built), and why not ("" when it is)."""
-
-PURE = os.environ.get("REPLAY_PURE", "") not in ("", "0")
-"""REPLAY_PURE=1: the pure-Python code, even where the extension is built."""
 
 ACTION: Kernel | None = None if PURE else BUILT_ACTION
 """``action(state, payload)``: None (declined, nothing changed), a list (the action applied, its
