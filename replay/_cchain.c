@@ -7,8 +7,9 @@
  *   columns(events) -> (game_ids, seqs, kinds, types, versions, payloads) | None
  *       tuple(zip(*events)) when every event is a tuple of six fields; None otherwise (the caller
  *       then transposes in Python).
- *   run_ends(game_ids, kinds) -> list[int]
- *       where each run of equal (game_id, kind) ends: what itertools.groupby finds.
+ *   event_run_ends(events) -> list[int] | None
+ *       where each run of equal (game_id, kind) ends: what itertools.groupby finds; None where
+ *       ``columns`` would decline.
  *   chain(events, start, stop, word, fallback, native=False) -> bytes
  *       the links of events[start:stop] continuing from the 8-byte word ``word``: for each event,
  *       word = sha256(word + b"\n" + canonical body)[:8], the words joined (replay.chain.link_words);
@@ -492,44 +493,8 @@ static PyObject *columns(PyObject *self, PyObject *events) {
     return out;
 }
 
-static PyObject *run_ends(PyObject *self, PyObject *args) {
-    PyObject *ids, *kinds;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &ids, &PyTuple_Type, &kinds)) return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(ids);
-    if (PyTuple_GET_SIZE(kinds) != n) {
-        PyErr_SetString(PyExc_ValueError, "run_ends: columns of different lengths");
-        return NULL;
-    }
-    PyObject *ends = PyList_New(0);
-    if (ends == NULL) return NULL;
-    for (Py_ssize_t i = 1; i <= n; i++) {
-        int same = 0;
-        if (i < n) {
-            PyObject *a = PyTuple_GET_ITEM(ids, i - 1), *b = PyTuple_GET_ITEM(ids, i);
-            same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
-            if (same == 1) {
-                a = PyTuple_GET_ITEM(kinds, i - 1), b = PyTuple_GET_ITEM(kinds, i);
-                same = a == b ? 1 : PyObject_RichCompareBool(a, b, Py_EQ);
-            }
-            if (same < 0) goto fail;
-        }
-        if (!same) {
-            PyObject *end = PyLong_FromSsize_t(i);
-            if (end == NULL || PyList_Append(ends, end) < 0) {
-                Py_XDECREF(end);
-                goto fail;
-            }
-            Py_DECREF(end);
-        }
-    }
-    return ends;
-fail:
-    Py_DECREF(ends);
-    return NULL;
-}
-
-/* event_run_ends(events) -> list | None: run_ends(game ids, kinds) read from the events themselves (no
-   transposed columns), or None where ``columns`` would return None (not a list or tuple of 6-tuples). */
+/* event_run_ends(events) -> list | None: where each run of equal (game id, kind) ends, read from the events
+   themselves (no transposed columns), or None where ``columns`` would return None (not a list or tuple of 6-tuples). */
 static PyObject *event_run_ends(PyObject *self, PyObject *events) {
     if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) Py_RETURN_NONE;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
@@ -1163,8 +1128,7 @@ static PyObject *uses_sha_instructions(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"columns", columns, METH_O, "The six fields of 6-tuples as six tuples, or None."},
-    {"run_ends", run_ends, METH_VARARGS, "Where each run of equal (game_id, kind) ends."},
-    {"event_run_ends", event_run_ends, METH_O, "run_ends read from the events, or None where columns declines."},
+    {"event_run_ends", event_run_ends, METH_O, "Where each run of equal (game_id, kind) ends, read from the events; None where columns declines."},
     {"chain", chain, METH_VARARGS, "The links of events[start:stop] from an 8-byte word, as 8-byte words."},
     {"group", group, METH_VARARGS, "The payloads of each type, in row order."},
     {"positions", positions, METH_VARARGS, "Take indices and null mask spreading one type's values to its rows."},

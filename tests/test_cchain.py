@@ -170,8 +170,7 @@ def test_columns_and_runs_are_the_transposition_and_groupby() -> None:
     assert C.columns(iter(events)) is None
     ids, kinds = tuple(e.game_id for e in events), tuple(e.kind for e in events)
     ends = list(itertools.accumulate(len(list(g)) for _, g in itertools.groupby(zip(ids, kinds))))
-    assert C.run_ends(ids, kinds) == ends == [20, 40, 60]
-    assert C.run_ends((), ()) == []
+    assert C.event_run_ends(events) == ends == [20, 40, 60]
 
 
 VALUES = {
@@ -287,8 +286,9 @@ def test_the_chains_pass_declines_what_it_does_not_take_exactly(damage: str) -> 
 def test_run_ends_read_from_the_events_are_run_ends() -> None:
     events = [e for i in range(4) for e in synthetic_game(f"g{i % 3:03d}", i)[:5]]
     events[7] = events[7]._replace(kind="flip7")
-    columns = C.columns(events)
-    assert C.event_run_ends(events) == C.run_ends(columns[0], columns[2]) == [5, 7, 8, 10, 15, 20]
+    keys = [(e.game_id, e.kind) for e in events]
+    ends = list(itertools.accumulate(len(list(g)) for _, g in itertools.groupby(keys)))
+    assert C.event_run_ends(events) == ends == [5, 7, 8, 10, 15, 20]
     assert C.event_run_ends(tuple(events)) == [5, 7, 8, 10, 15, 20]
     assert C.event_run_ends([]) == []
     assert C.event_run_ends(events + [(1, 2)]) is None  # as columns declines: the pure path then
