@@ -469,12 +469,20 @@ fail:
     return NULL;
 }
 
-static PyObject *columns(PyObject *self, PyObject *events) {
-    if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) Py_RETURN_NONE;
+/* Whether ``events`` is a list or tuple of 6-tuples (Event tuples): what columns and event_run_ends take. */
+static int six_tuples(PyObject *events) {
+    if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) return 0;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
     PyObject *const *items = PySequence_Fast_ITEMS(events);
     for (Py_ssize_t i = 0; i < n; i++)
-        if (!PyTuple_Check(items[i]) || PyTuple_GET_SIZE(items[i]) != 6) Py_RETURN_NONE;
+        if (!PyTuple_Check(items[i]) || PyTuple_GET_SIZE(items[i]) != 6) return 0;
+    return 1;
+}
+
+static PyObject *columns(PyObject *self, PyObject *events) {
+    if (!six_tuples(events)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
+    PyObject *const *items = PySequence_Fast_ITEMS(events);
     PyObject *out = PyTuple_New(6);
     if (out == NULL) return NULL;
     for (int f = 0; f < 6; f++) {
@@ -496,11 +504,9 @@ static PyObject *columns(PyObject *self, PyObject *events) {
 /* event_run_ends(events) -> list | None: where each run of equal (game id, kind) ends, read from the events
    themselves (no transposed columns), or None where ``columns`` would return None (not a list or tuple of 6-tuples). */
 static PyObject *event_run_ends(PyObject *self, PyObject *events) {
-    if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) Py_RETURN_NONE;
+    if (!six_tuples(events)) Py_RETURN_NONE;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
     PyObject *const *items = PySequence_Fast_ITEMS(events);
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!PyTuple_Check(items[i]) || PyTuple_GET_SIZE(items[i]) != 6) Py_RETURN_NONE;
     PyObject *ends = PyList_New(0);
     if (ends == NULL) return NULL;
     for (Py_ssize_t i = 1; i <= n; i++) {

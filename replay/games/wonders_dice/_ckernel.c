@@ -53,6 +53,12 @@ typedef struct {
     int full;
 } Refs;
 
+/* An empty Refs, not zero-initialised: 256 pointers a call, of which only the first n are read. */
+static inline void refs_empty(Refs *r) {
+    r->n = 0;
+    r->full = 0;
+}
+
 static PyObject *keep(Refs *r, PyObject *o) {
     if (o == NULL) return NULL;
     if (r->n >= MAXREF) {
@@ -183,9 +189,8 @@ static int produces(PyObject *producers, PyObject *building, PyObject *space) {
 static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (!two_args(nargs, "action(state, payload)")) return NULL;
     PyObject *state = args[0], *p = args[1];
-    Refs refs;  /* not zero-initialised: 256 pointers a call; only the first n are read */
-    refs.n = 0;
-    refs.full = 0;
+    Refs refs;
+    refs_empty(&refs);
     PyObject *result = NULL;
     long seat, n, next_seat, turn, state_turn, coins, cap = 0, extra = 0, resources = 0, cost, bonus_size, agora_size;
     int capped;
@@ -740,9 +745,8 @@ error:
 static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (!two_args(nargs, "roll(state, payload)")) return NULL;
     PyObject *state = args[0], *p = args[1];
-    Refs refs;  /* not zero-initialised: 256 pointers a call; only the first n are read */
-    refs.n = 0;
-    refs.full = 0;
+    Refs refs;
+    refs_empty(&refs);
     long turn, state_turn;
     PyObject *phase = GA(state, s_phase);
     NEED(phase && eq(phase, v_roll));
