@@ -145,11 +145,25 @@ class PreparedFile:
         return self.tmp_path if self.tmp_path is not None else pa.BufferReader(self.data)
 
 
+def posix_root(root: Path | str) -> Path:
+    """``root`` as a path, refused (:class:`NotAnArchive`, with the way out) when it is a URI (``s3://``,
+    ``hdfs://``, ``gs://``): the archive's locks, manifest and atomic renames need a POSIX filesystem;
+    an object store or HDFS serves through a mount (docs/scale-out.md). ``Path`` would otherwise turn
+    ``s3://b/a`` into the local folder ``s3:/b/a``."""
+    text = str(root)
+    first = Path(text).parts[0] if Path(text).parts else ""
+    if "://" in text or (first.endswith(":") and len(first) > 2):  # "C:" is a drive, not a scheme
+        raise NotAnArchive(f"{text}: an archive must be a path on a POSIX filesystem (its locks and manifest need one); "
+                           "an archive on an object store or HDFS is used through a mount (NFS, a FUSE mount) at the "
+                           "same path on every machine: give that path (docs/scale-out.md)")
+    return Path(root)
+
+
 class Archive:
     """An archive directory. Cheap to open; the manifest is read lazily and refreshed per call."""
 
     def __init__(self, root: Path | str, registry: GameRegistry | None = None, lock_timeout: float = 60.0):
-        self.root = Path(root)
+        self.root = posix_root(root)
         self.registry = registry or default_registry
         self.packs = PackStore(self.root, self.registry)
         self.lock_timeout = lock_timeout
@@ -174,7 +188,7 @@ class Archive:
     @classmethod
     @writes
     def init(cls, root: Path | str, registry: GameRegistry | None = None) -> Archive:
-        root = Path(root)
+        root = posix_root(root)
         if (root / MARKER).exists():
             raise ArchiveError(f"{root} is already an archive")
         if root.exists() and any(root.iterdir()):

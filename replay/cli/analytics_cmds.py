@@ -56,10 +56,6 @@ def project(kinds: tuple[str, ...], workers: int, rebuild: bool, engine: str, sp
       replay project --rebuild --game pig
       replay project --engine spark --spark-master 'local[4]' --spark-conf spark.driver.memory=4g
     """
-    if engine == "spark":
-        from ..spark.project import refuse_uri
-
-        refuse_uri(archive_path)
     archive = Archive(archive_path)
     games = [registry.get(k) for k in kinds] if kinds else None
     settings = spark_settings(engine == "spark", spark_master, spark_conf)

@@ -108,23 +108,11 @@ def project_spark(archive: Archive, spark: SparkSession, games: Sequence[AnyGame
                   rebuild: bool = False, options: SparkProjectOptions | None = None) -> ProjectResult:
     """Project every kind (or ``games``) with Spark: the same tables, rows and manifest as
     :func:`replay.analytics.project.project` (parts are cut differently)."""
-    refuse_uri(archive.root)
     options = options or SparkProjectOptions()
     result = ProjectResult()
     for game in kinds_to_project(archive, games, total):
         result.add(_project_kind(archive, spark, game, progress, rebuild, options))
     return result
-
-
-def refuse_uri(path: Path | str) -> None:
-    """One clear error for an archive given as a URI (``s3://``, ``hdfs://``, ``gs://``): the archive's
-    reader, its locks and its manifest need a POSIX path for now (docs/scale-out.md)."""
-    text = str(path)
-    scheme = Path(text).parts[0] if Path(text).parts else ""
-    if "://" in text or (scheme.endswith(":") and len(scheme) > 2):  # Path("s3://b/a") is s3:/b/a; C: is a drive
-        raise ReplayError(f"{text}: an archive on an object store or HDFS cannot be projected yet: the archive's locks "
-                          "and manifests need a POSIX path; mount it (NFS, a FUSE mount) on the driver and every "
-                          "executor at the same path, and give that path (docs/scale-out.md)")
 
 
 @writes
