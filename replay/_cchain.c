@@ -155,6 +155,22 @@ static int cpu_has_shani(void) {
 typedef void (*rounds_fn)(uint32_t h[8], const uint8_t *block, size_t blocks);
 static rounds_fn rounds = rounds_portable;
 
+/* The message's length in bits, big-endian, in the 8 bytes before ``end``: the last of SHA-256's padding. */
+static void put_bit_length(uint8_t *end, size_t len) {
+    uint64_t bits = (uint64_t)len * 8;
+    for (int i = 0; i < 8; i++) end[-1 - i] = (uint8_t)(bits >> (8 * i));
+}
+
+/* The first ``n`` words of the state ``h`` as big-endian bytes: the digest (8 words) or a link's prefix. */
+static void put_words(uint8_t *out, const uint32_t *h, int n) {
+    for (int i = 0; i < n; i++) {
+        out[4 * i] = (uint8_t)(h[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(h[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(h[i] >> 8);
+        out[4 * i + 3] = (uint8_t)h[i];
+    }
+}
+
 /* The digest of data[0:len] (5.1.1 padding: a 1 bit, zeros, the length in bits as 64 bits). */
 static void sha256_with(rounds_fn fn, const uint8_t *data, size_t len, uint8_t out[32]) {
     uint32_t h[8];
@@ -167,15 +183,9 @@ static void sha256_with(rounds_fn fn, const uint8_t *data, size_t len, uint8_t o
     tail[rest] = 0x80;
     size_t tail_len = rest < 56 ? 64 : 128;
     memset(tail + rest + 1, 0, tail_len - rest - 1);
-    uint64_t bits = (uint64_t)len * 8;
-    for (int i = 0; i < 8; i++) tail[tail_len - 1 - i] = (uint8_t)(bits >> (8 * i));
+    put_bit_length(tail + tail_len, len);
     fn(h, tail, tail_len / 64);
-    for (int i = 0; i < 8; i++) {
-        out[4 * i] = (uint8_t)(h[i] >> 24);
-        out[4 * i + 1] = (uint8_t)(h[i] >> 16);
-        out[4 * i + 2] = (uint8_t)(h[i] >> 8);
-        out[4 * i + 3] = (uint8_t)h[i];
-    }
+    put_words(out, h, 8);
 }
 
 /* ------------------------------------------------------------------ canonical JSON */
@@ -442,17 +452,11 @@ static PyObject *chain(PyObject *self, PyObject *args) {
         uint8_t *m = (uint8_t *)b.data;
         m[len] = 0x80;
         memset(m + len + 1, 0, total - len - 1 - 8);
-        uint64_t bits = (uint64_t)len * 8;
-        for (int j = 0; j < 8; j++) m[total - 1 - j] = (uint8_t)(bits >> (8 * j));
+        put_bit_length(m + total, len);
         uint32_t h[8];
         memcpy(h, H0, sizeof h);
         rounds(h, m, total / 64);
-        for (int j = 0; j < 2; j++) {
-            m[4 * j] = (uint8_t)(h[j] >> 24);
-            m[4 * j + 1] = (uint8_t)(h[j] >> 16);
-            m[4 * j + 2] = (uint8_t)(h[j] >> 8);
-            m[4 * j + 3] = (uint8_t)h[j];
-        }
+        put_words(m, h, 2);
         if (sink != Py_None && builder_put_any(sink, PySequence_Fast_GET_ITEM(events, i)) < 0) goto fail;
         if (native) { /* the link as an int64 in this machine's order: an Arrow column's buffer as it is */
             int64_t link = (int64_t)(((uint64_t)h[0] << 32) | h[1]);
