@@ -473,20 +473,21 @@ fail:
     return NULL;
 }
 
-/* Whether ``events`` is a list or tuple of 6-tuples (Event tuples): what columns and event_run_ends take. */
-static int six_tuples(PyObject *events) {
+/* Whether ``events`` is a list or tuple of 6-tuples (Event tuples), what columns and event_run_ends take;
+   its length and items in ``n`` and ``items``. */
+static int six_tuples(PyObject *events, Py_ssize_t *n, PyObject *const **items) {
     if (!PyList_CheckExact(events) && !PyTuple_CheckExact(events)) return 0;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
-    PyObject *const *items = PySequence_Fast_ITEMS(events);
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (!PyTuple_Check(items[i]) || PyTuple_GET_SIZE(items[i]) != 6) return 0;
+    *n = PySequence_Fast_GET_SIZE(events);
+    *items = PySequence_Fast_ITEMS(events);
+    for (Py_ssize_t i = 0; i < *n; i++)
+        if (!PyTuple_Check((*items)[i]) || PyTuple_GET_SIZE((*items)[i]) != 6) return 0;
     return 1;
 }
 
 static PyObject *columns(PyObject *self, PyObject *events) {
-    if (!six_tuples(events)) Py_RETURN_NONE;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
-    PyObject *const *items = PySequence_Fast_ITEMS(events);
+    Py_ssize_t n;
+    PyObject *const *items;
+    if (!six_tuples(events, &n, &items)) Py_RETURN_NONE;
     PyObject *out = PyTuple_New(6);
     if (out == NULL) return NULL;
     for (int f = 0; f < 6; f++) {
@@ -508,9 +509,9 @@ static PyObject *columns(PyObject *self, PyObject *events) {
 /* event_run_ends(events) -> list | None: where each run of equal (game id, kind) ends, read from the events
    themselves (no transposed columns), or None where ``columns`` would return None (not a list or tuple of 6-tuples). */
 static PyObject *event_run_ends(PyObject *self, PyObject *events) {
-    if (!six_tuples(events)) Py_RETURN_NONE;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(events);
-    PyObject *const *items = PySequence_Fast_ITEMS(events);
+    Py_ssize_t n;
+    PyObject *const *items;
+    if (!six_tuples(events, &n, &items)) Py_RETURN_NONE;
     PyObject *ends = PyList_New(0);
     if (ends == NULL) return NULL;
     for (Py_ssize_t i = 1; i <= n; i++) {
