@@ -199,17 +199,6 @@ def test_groups_fill_the_cores_and_stay_bounded() -> None:
     assert groups_for(10_000, 8, SparkProjectOptions(games_per_group=100, min_groups=400)) == 400
 
 
-@pytest.mark.parametrize("command", [["project", "--engine", "spark"], ["query", "--engine", "spark", "SELECT 1"],
-                                     ["query", "SELECT 1"], ["init"], ["verify"]])
-def test_an_archive_given_as_a_uri_is_refused_with_the_reason(tmp_path, command) -> None:
-    """Every command, not only Spark's: Path would read s3://bucket/archive as the local folder s3:/bucket/archive."""
-    for uri in ("s3://bucket/archive", "hdfs://namenode/games"):
-        args = [command[0], "-a", uri, *command[1:]] if command != ["init"] else ["init", uri]
-        done = CliRunner().invoke(cli, args)
-        assert done.exit_code == 1 and "POSIX filesystem" in done.output and "Traceback" not in done.output, done.output
-    assert not any(tmp_path.iterdir()) and not Path("s3:").exists() and not Path("hdfs:").exists()
-
-
 def test_the_file_for_spark_submit_runs_the_command_as_a_script(tmp_path) -> None:
     import replay.cli.spark_submit as submit
 

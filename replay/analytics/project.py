@@ -45,6 +45,7 @@ import pyarrow as pa
 
 from ..archive import Archive
 from ..archive.fsutil import atomic_write, fsync_dir, write_new_file, writes
+from ..archive.location import AnyPath, listing, relative
 from ..archive.lock import ArchiveLock
 from ..archive.manifest import FileEntry, StreamInfo
 from ..archive.packs import PackStore
@@ -117,8 +118,9 @@ def layout(game: AnyGame) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def derived_dir(archive: Archive, kind: str) -> Path:
-    return archive.root / "derived" / kind
+def derived_dir(archive: Archive, kind: str) -> AnyPath:
+    """Where a kind's derived tables are read from (writers use ``archive.root``, which must be local)."""
+    return archive.base / "derived" / kind
 
 
 def _fresh(game: AnyGame) -> dict[str, Any]:
@@ -242,7 +244,7 @@ def kind_run(archive: Archive, game: AnyGame, rebuild: bool, progress: Callable[
     """How both engines (this module's and ``replay.spark.project``) begin a kind: its derived folder
     made, its lock held until the block ends, the folder prepared (:func:`prepare_kind`) and the
     games already projected counted as progress."""
-    root = derived_dir(archive, game.kind)
+    root = archive.root / "derived" / game.kind
     root.mkdir(parents=True, exist_ok=True)
     tables = tables_of(game)
     result = ProjectResult(rows=dict.fromkeys(tables, 0))
@@ -581,7 +583,7 @@ def _discard(root: Path) -> None:
             entry.unlink()
 
 
-def part_paths(archive: Archive, game: AnyGame, any_layout: bool = False) -> dict[str, list[Path]]:
+def part_paths(archive: Archive, game: AnyGame, any_layout: bool = False) -> dict[str, list[AnyPath]]:
     """Every committed part of each of the kind's tables (finished and live).
 
     ``any_layout``: also when they were written by a version of replay whose tables had
@@ -591,7 +593,7 @@ def part_paths(archive: Archive, game: AnyGame, any_layout: bool = False) -> dic
     manifest = load_manifest(archive, game, any_layout)
     if manifest.get("stale"):
         return {}
-    out: dict[str, list[Path]] = {}
+    out: dict[str, list[AnyPath]] = {}
     for group in (manifest["parts"], manifest["live"]["parts"]):
         for t, parts in group.items():
             out.setdefault(t, []).extend(root / t / p for p in parts)
@@ -644,23 +646,20 @@ def check_derived(archive: Archive, checksums: bool = True) -> list[Problem]:
     stall the check. A concurrent run removes a part only after committing a manifest
     that no longer lists it, so when something looks wrong the manifest is read again,
     and a changed one is checked afresh."""
-    base = archive.root / "derived"
-    if not base.is_dir():
-        return []
-    return [p for root in sorted(base.iterdir()) if root.is_dir() for _, p in _check_kind(archive, root, checksums)]
+    return [p for root in _kind_dirs(archive) for _, p in _check_kind(archive, root, checksums)]
+
+
+def _kind_dirs(archive: Archive) -> list[AnyPath]:
+    """The kinds' derived folders, in name order."""
+    return [root for root in listing(archive.base / "derived") if root.is_dir()]
 
 
 def damaged_tables(archive: Archive, checksums: bool = False) -> dict[str, list[Problem]]:
     """:func:`check_derived`'s problems by the table (and SQL view) they damage; a damaged
     manifest damages every table of its kind."""
     out: dict[str, list[Problem]] = {}
-    base = archive.root / "derived"
-    if not base.is_dir():
-        return out
     kinds = {g.kind: g for g in archive.registry.games()}
-    for root in sorted(base.iterdir()):
-        if not root.is_dir():
-            continue
+    for root in _kind_dirs(archive):
         for table, problem in _check_kind(archive, root, checksums):
             names = [table] if table else list(tables_of(kinds[root.name])) if root.name in kinds else []
             for name in names:
@@ -668,7 +667,7 @@ def damaged_tables(archive: Archive, checksums: bool = False) -> dict[str, list[
     return out
 
 
-def _check_kind(archive: Archive, root: Path, checksums: bool) -> list[tuple[str | None, Problem]]:
+def _check_kind(archive: Archive, root: AnyPath, checksums: bool) -> list[tuple[str | None, Problem]]:
     found: list[tuple[str | None, Problem]] = []
     for _ in range(3):
         text = _read_or_none(root / "manifest.json")
@@ -678,21 +677,21 @@ def _check_kind(archive: Archive, root: Path, checksums: bool) -> list[tuple[str
     return found
 
 
-def _read_or_none(path: Path) -> bytes | None:
+def _read_or_none(path: AnyPath) -> bytes | None:
     try:
         return path.read_bytes()
     except FileNotFoundError:
         return None
 
 
-def _check_manifest(archive: Archive, root: Path, text: bytes | None,
+def _check_manifest(archive: Archive, root: AnyPath, text: bytes | None,
                     checksums: bool) -> list[tuple[str | None, Problem]]:
     """(table, problem) for every part of the manifest ``text`` not as recorded (table None: the manifest)."""
     kind = root.name
     fix = f"rebuild the {kind} tables with `replay project --rebuild --game {kind}`"
 
-    def problem(path: Path, what: str) -> Problem:
-        return Problem(DERIVED_RULE, f"{what}; {fix}", where=Location(file=str(path.relative_to(archive.root))))
+    def problem(path: AnyPath, what: str) -> Problem:
+        return Problem(DERIVED_RULE, f"{what}; {fix}", where=Location(file=relative(path, archive.base)))
 
     if text is None:
         return []  # nothing committed yet, or a rebuild under way
@@ -715,7 +714,7 @@ def _check_manifest(archive: Archive, root: Path, text: bytes | None,
     return found
 
 
-def _part_damage(path: Path, recorded: Any, checksums: bool) -> str | None:
+def _part_damage(path: AnyPath, recorded: Any, checksums: bool) -> str | None:
     """What is wrong with one part against its recorded sums, or None."""
     if not isinstance(recorded, dict) or not isinstance(recorded.get("bytes"), int) or "sha256" not in recorded:
         return "the derived manifest records no size and sha256 for this part (was the manifest edited?)"

@@ -8,9 +8,9 @@ the committed ones. So the list is made here, once, and both engines make their 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..archive import Archive
+from ..archive.location import AnyPath
 from .core import CORE_TABLES
 from .project import part_paths
 
@@ -23,15 +23,15 @@ class Sources:
     ``parts``: each derived view's parts, the core tables (``games``, ``players``) gathered
     across kinds in the registry's order, a kind's own tables under ``<schema>.<table>``."""
 
-    events: dict[str, list[Path]]
-    parts: dict[str, list[Path]]
+    events: dict[str, list[AnyPath]]
+    parts: dict[str, list[AnyPath]]
 
 
 def sources(archive: Archive) -> Sources:
     """The files of one snapshot of the archive's manifest and of each kind's derived manifest."""
     state = archive.snapshot()
-    events: dict[str, list[Path]] = {}
-    parts: dict[str, list[Path]] = {t: [] for t in CORE_TABLES}
+    events: dict[str, list[AnyPath]] = {}
+    parts: dict[str, list[AnyPath]] = {t: [] for t in CORE_TABLES}
     for game in archive.registry.games():
         events[game.kind] = sorted(archive.path_of(f.path) for f in state.files.values() if f.kind == game.kind)
         for view, paths in part_paths(archive, game).items():

@@ -26,8 +26,10 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.dataset as ds
 
 from ..archive import Archive
+from ..archive.location import AnyPath, FsPath
 from ..problems import Location, Problem
 from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, kind_schema
@@ -41,16 +43,28 @@ QUERIES_ENV = "REPLAY_QUERIES"
 ENVELOPE = [f.name for f in ENVELOPE_SCHEMA if f.name != "hash"]
 
 
-def _sql_list(paths: list[Path]) -> str:
-    return "[" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths) + "]"
+def _files(con: duckdb.DuckDBPyConnection, name: str, paths: list[AnyPath]) -> str:
+    """What a query reads the Parquet files from: ``read_parquet([...])`` for local files; for an
+    archive read by URI, a pyarrow dataset of them registered as ``_files_<name>`` (DuckDB reaches
+    an object store only through an extension it would download, and the sandbox forbids that)."""
+    local = [p for p in paths if isinstance(p, Path)]
+    if len(local) == len(paths):
+        return "read_parquet([" + ", ".join("'" + str(p).replace("'", "''") + "'" for p in local) + "])"
+    remote = [p for p in paths if isinstance(p, FsPath)]
+    alias = "_files_" + name.replace(".", "_")
+    try:  # the first file's footer is read here (the schema); the rest as the query reads them
+        con.register(alias, ds.dataset([p.path for p in remote], filesystem=remote[0].fs, format="parquet"))
+    except (OSError, pa.ArrowException) as exc:
+        raise QueryError(f"{name}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}\n{DAMAGE_HINT}") from None
+    return alias
 
 
-def _view(con: duckdb.DuckDBPyConnection, name: str, paths: list[Path], empty: pa.Schema,
+def _view(con: duckdb.DuckDBPyConnection, name: str, paths: list[AnyPath], empty: pa.Schema,
           select: str = "*") -> None:
     """``name`` over the Parquet files, or over an empty table of ``empty``'s columns."""
     if paths:
         try:
-            con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM read_parquet({_sql_list(paths)})")
+            con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {_files(con, name, paths)}")
         except duckdb.Error as exc:  # DuckDB reads the footers here: a damaged one fails the view
             raise QueryError(f"{name}: {exc}\n{DAMAGE_HINT}") from exc
         except UnicodeDecodeError as exc:  # DuckDB's message quotes a damaged footer's bytes
@@ -81,7 +95,7 @@ def connect(archive: Archive, threads: int | None = None, unsafe: bool = False,
         files = src.events[game.kind]
         if game.analytics is None:
             if files:
-                envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM read_parquet({_sql_list(files)})")
+                envelope_parts.append(f"SELECT {', '.join(ENVELOPE)} FROM {_files(con, game.kind + '_events', files)}")
             continue
         schema = game.analytics.schema
         con.execute(f"CREATE SCHEMA {schema}")
@@ -104,7 +118,7 @@ def connect(archive: Archive, threads: int | None = None, unsafe: bool = False,
         if name not in damaged:
             _view(con, name, src.parts[name], table_schema)
     if not unsafe:
-        confine(con, [archive.root / "data", archive.root / "derived"])
+        confine(con, [archive.base / "data", archive.base / "derived"] if isinstance(archive.base, Path) else [])
     return con
 
 

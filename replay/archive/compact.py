@@ -107,7 +107,7 @@ def _check_sources(archive: Archive, entries: list[mf.FileEntry]) -> None:
     would pass every later check, its damage laundered."""
     for entry in entries:
         with reading(entry.path):
-            size, sha256 = size_and_sha256(archive.path_of(entry.path))
+            size, sha256 = size_and_sha256(archive.root / entry.path)
         if (size, sha256) != (entry.bytes, entry.sha256):
             raise ArchiveError(f"{entry.path}: does not match the manifest (size or sha256); nothing was compacted. "
                                "Run `replay verify` to see what is damaged, and restore that file from a backup")

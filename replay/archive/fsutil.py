@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from ..errors import ArchiveError, ReadOnlyArchive
+from .location import AnyPath
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -38,7 +39,7 @@ def write_new_file(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def size_and_sha256(path: Path) -> tuple[int, str]:
+def size_and_sha256(path: AnyPath) -> tuple[int, str]:
     """A file's size and sha256, read a megabyte at a time (archive files can be large)."""
     digest, size = hashlib.sha256(), 0
     with path.open("rb") as handle:

@@ -29,6 +29,7 @@ from ..canonical import canonical_json
 from ..errors import ManifestError
 from ..numbers import is_number
 from .fsutil import atomic_write
+from .location import AnyPath
 
 FORMAT = "replay-manifest"
 FORMAT_VERSION = 1
@@ -248,8 +249,8 @@ def _add_spans(streams: dict[str, StreamInfo], entry: FileEntry) -> None:
 # ----------------------------------------------------------------------------- on disk
 
 
-def _record_path(directory: Path, what: str, generation: int) -> Path:
-    return directory / f"{what}-{generation:010d}.json"
+def _record_name(what: str, generation: int) -> str:
+    return f"{what}-{generation:010d}.json"
 
 
 def _encode_record(body: dict[str, Any]) -> bytes:
@@ -260,7 +261,7 @@ def _encode_record(body: dict[str, Any]) -> bytes:
     ).encode()
 
 
-def _decode_record(path: Path) -> dict[str, Any]:
+def _decode_record(path: AnyPath) -> dict[str, Any]:
     try:
         raw = json.loads(path.read_bytes())
     except FileNotFoundError:
@@ -277,18 +278,18 @@ def _decode_record(path: Path) -> dict[str, Any]:
     return body
 
 
-def list_records(directory: Path) -> tuple[list[int], list[int]]:
+def list_records(directory: AnyPath) -> tuple[list[int], list[int]]:
     """(checkpoint generations, commit generations) present, each ascending."""
     checkpoints: list[int] = []
     commits: list[int] = []
-    for name in os.listdir(directory):
+    for name in os.listdir(directory) if isinstance(directory, Path) else (p.name for p in directory.iterdir()):
         m = _RECORD.match(name)
         if m:
             (checkpoints if m.group(1) == "checkpoint" else commits).append(int(m.group(2)))
     return sorted(checkpoints), sorted(commits)
 
 
-def load(directory: Path, cached: ManifestState | None = None) -> ManifestState:
+def load(directory: AnyPath, cached: ManifestState | None = None) -> ManifestState:
     """The current state; from ``cached`` only the commits made since are read."""
     checkpoints, commits = list_records(directory)
     if not checkpoints:
@@ -297,7 +298,7 @@ def load(directory: Path, cached: ManifestState | None = None) -> ManifestState:
     if cached is not None and cached.generation >= newest:
         state = cached
     else:
-        body = _decode_record(_record_path(directory, "checkpoint", newest))
+        body = _decode_record(directory / _record_name("checkpoint", newest))
         try:
             state = ManifestState(
                 generation=_typed(body["generation"], int),
@@ -314,7 +315,7 @@ def load(directory: Path, cached: ManifestState | None = None) -> ManifestState:
     for gen in pending:
         if gen != expected:
             raise ManifestError(f"{directory}: commit {expected} is missing (found {gen} after it)")
-        body = _decode_record(_record_path(directory, "commit", gen))
+        body = _decode_record(directory / _record_name("commit", gen))
         state.apply(_commit_from_json(body, gen))
         expected += 1
     return state
@@ -337,7 +338,7 @@ def _commit_from_json(body: dict[str, Any], gen: int) -> Commit:
 
 def write_commit(directory: Path, state: ManifestState, commit: Commit) -> None:
     """Apply ``commit`` to ``state`` and make it durable. The rename is the commit point."""
-    atomic_write(_record_path(directory, "commit", commit.generation), _encode_record(commit.to_json()))
+    atomic_write(directory / _record_name("commit", commit.generation), _encode_record(commit.to_json()))
     state.apply(commit)
     write_head(directory, commit.generation)
 
@@ -351,7 +352,7 @@ def write_head(directory: Path, generation: int) -> None:
     os.replace(tmp, directory / "HEAD")
 
 
-def read_head(directory: Path) -> int | None:
+def read_head(directory: AnyPath) -> int | None:
     """The generation HEAD records; None when there is no readable HEAD (older archives, a power cut)."""
     try:
         text = (directory / "HEAD").read_text(encoding="ascii").strip()
@@ -360,7 +361,7 @@ def read_head(directory: Path) -> int | None:
     return int(text) if is_number(text) and len(text) <= 10 else None
 
 
-def lost_generations(directory: Path, state: ManifestState) -> range:
+def lost_generations(directory: AnyPath, state: ManifestState) -> range:
     """Generations HEAD says were committed but the log does not hold: the newest commit records were lost."""
     head = read_head(directory)
     return range(state.generation + 1, head + 1) if head is not None and head > state.generation else range(0)
@@ -368,7 +369,7 @@ def lost_generations(directory: Path, state: ManifestState) -> range:
 
 def write_checkpoint(directory: Path, state: ManifestState) -> None:
     """Fold the log into one checkpoint, then drop the records it supersedes."""
-    atomic_write(_record_path(directory, "checkpoint", state.generation), _encode_record(state.checkpoint_json()))
+    atomic_write(directory / _record_name("checkpoint", state.generation), _encode_record(state.checkpoint_json()))
     state.checkpoint = state.generation
     drop_superseded(directory, state.generation)
 
@@ -377,10 +378,10 @@ def drop_superseded(directory: Path, checkpoint: int) -> None:
     checkpoints, commits = list_records(directory)
     for gen in commits:
         if gen <= checkpoint:
-            _record_path(directory, "commit", gen).unlink(missing_ok=True)
+            (directory / _record_name("commit", gen)).unlink(missing_ok=True)
     for gen in checkpoints:
         if gen < checkpoint:
-            _record_path(directory, "checkpoint", gen).unlink(missing_ok=True)
+            (directory / _record_name("checkpoint", gen)).unlink(missing_ok=True)
 
 
 def checkpoint_due(state: ManifestState) -> bool:
@@ -390,5 +391,5 @@ def checkpoint_due(state: ManifestState) -> bool:
 
 def new_manifest(directory: Path) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    atomic_write(_record_path(directory, "checkpoint", 0), _encode_record(ManifestState().checkpoint_json()))
+    atomic_write(directory / _record_name("checkpoint", 0), _encode_record(ManifestState().checkpoint_json()))
     write_head(directory, 0)

@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import PackError, ReplayError
+from ..errors import NotAnArchive, PackError, ReplayError
 from ..packs import RulesPack, pack_json, parse_pack
 from ..registry import GameRegistry
 from .fsutil import atomic_write
+from .location import LOCAL_ONLY, AnyPath, listing
 
 PACKS_DIR = "packs"
 
@@ -24,18 +25,18 @@ PACKS_DIR = "packs"
 class StoredPack:
     kind: str
     content_hash: str
-    path: Path
+    path: AnyPath
 
 
 class PackStore:
     """Packs by kind and content hash, written atomically and never rewritten."""
 
-    def __init__(self, root: Path, registry: GameRegistry) -> None:
+    def __init__(self, root: AnyPath, registry: GameRegistry) -> None:
         self.root = root / PACKS_DIR
         self.registry = registry
         self._loaded: dict[str, RulesPack] = {}
 
-    def path(self, kind: str, content_hash: str) -> Path:
+    def path(self, kind: str, content_hash: str) -> AnyPath:
         return self.root / kind / f"{content_hash.removeprefix('sha256:')}.json"
 
     def has(self, kind: str, content_hash: str) -> bool:
@@ -56,7 +57,7 @@ class PackStore:
         self._loaded[content_hash] = pack
         return pack
 
-    def read(self, kind: str, path: Path) -> RulesPack:
+    def read(self, kind: str, path: AnyPath) -> RulesPack:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -66,6 +67,8 @@ class PackStore:
     def put(self, kind: str, pack: RulesPack) -> bool:
         """Store a pack unless it is there already; True if it was written now."""
         path = self.path(kind, pack.content_hash)
+        if not isinstance(path, Path):
+            raise NotAnArchive(f"{path}: {LOCAL_ONLY}")
         if path.is_file():
             return False
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -77,8 +80,8 @@ class PackStore:
     def stored(self) -> Iterator[StoredPack]:
         if not self.root.is_dir():
             return
-        for kind_dir in sorted(p for p in self.root.iterdir() if p.is_dir()):
-            for f in sorted(kind_dir.glob("*.json")):
+        for kind_dir in (p for p in listing(self.root) if p.is_dir()):
+            for f in listing(kind_dir, "*.json"):
                 yield StoredPack(kind_dir.name, "sha256:" + f.stem, f)
 
     def check(self, stored: StoredPack) -> str | None:

@@ -25,7 +25,7 @@ import os
 import sys
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
@@ -72,6 +72,7 @@ from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
 from . import manifest as mf
 from .columnar import column_builder, encode_columns
 from .fsutil import fsync_dir, write_new_file, writes
+from .location import LOCAL_ONLY, AnyPath, FsPath, listing, parquet_source, posix_root, reading_root
 from .lock import ArchiveLock
 from .packs import PackStore
 
@@ -145,35 +146,27 @@ class PreparedFile:
         return self.tmp_path if self.tmp_path is not None else pa.BufferReader(self.data)
 
 
-def posix_root(root: Path | str) -> Path:
-    """``root`` as a path, refused (:class:`NotAnArchive`, with the way out) when it is a URI (``s3://``,
-    ``hdfs://``, ``gs://``): the archive's locks, manifest and atomic renames need a POSIX filesystem;
-    an object store or HDFS serves through a mount (docs/scale-out.md). ``Path`` would otherwise turn
-    ``s3://b/a`` into the local folder ``s3:/b/a``."""
-    text = str(root)
-    first = Path(text).parts[0] if Path(text).parts else ""
-    if "://" in text or (first.endswith(":") and len(first) > 2):  # "C:" is a drive, not a scheme
-        raise NotAnArchive(f"{text}: an archive must be a path on a POSIX filesystem (its locks and manifest need one); "
-                           "an archive on an object store or HDFS is used through a mount (NFS, a FUSE mount) at the "
-                           "same path on every machine: give that path (docs/scale-out.md)")
-    return Path(root)
-
-
 class Archive:
     """An archive directory. Cheap to open; the manifest is read lazily and refreshed per call."""
 
-    def __init__(self, root: Path | str, registry: GameRegistry | None = None, lock_timeout: float = 60.0):
-        self.root = posix_root(root)
+    def __init__(self, root: Path | str | FsPath, registry: GameRegistry | None = None, lock_timeout: float = 60.0):
+        self.base: AnyPath = root if isinstance(root, FsPath) else posix_root(root)
+        """Where the archive is read from: its local directory, or a folder on a pyarrow filesystem
+        (:meth:`for_reading`), which only the readers reach (:attr:`root` refuses it)."""
         self.registry = registry or default_registry
-        self.packs = PackStore(self.root, self.registry)
+        self.packs = PackStore(self.base, self.registry)
         self.lock_timeout = lock_timeout
         self._state: mf.ManifestState | None = None
         self._footers: dict[str, pq.FileMetaData] = {}
-        marker = self.root / MARKER
-        if not marker.is_file():
-            raise NotAnArchive(
-                f"{self.root} is not a replay archive (no {MARKER} file); create one with `replay init {self.root}`"
-            )
+        marker = self.base / MARKER
+        try:
+            found_marker = marker.is_file()
+        except OSError as exc:  # an object store or HDFS that cannot be reached, or refuses us
+            raise NotAnArchive(f"{self.base}: cannot read it ({str(exc).splitlines()[0]})") from None
+        if not found_marker:
+            create = (f"create one with `replay init {self.base}`" if isinstance(self.base, Path)
+                      else "check the URI; an archive is created on a local path, then copied or mounted there")
+            raise NotAnArchive(f"{self.base} is not a replay archive (no {MARKER} file); {create}")
         try:
             found = json.loads(marker.read_text())
         except (OSError, ValueError, RecursionError) as exc:
@@ -181,7 +174,22 @@ class Archive:
         if not isinstance(found, dict):
             raise NotAnArchive(f"{marker} is damaged: not a marker")
         if found.get("format") != ARCHIVE_FORMAT["format"] or found.get("version") != ARCHIVE_FORMAT["version"]:
-            raise NotAnArchive(f"{self.root}: unsupported archive format {found}")
+            raise NotAnArchive(f"{self.base}: unsupported archive format {found}")
+
+    @classmethod
+    def for_reading(cls, root: Path | str, registry: GameRegistry | None = None) -> Archive:
+        """The archive at a local path or at a URI pyarrow opens (``s3://bucket/archive``): for the
+        commands that only read. Where it is a URI, reads take no lock (an object store has none):
+        the manifest's records are never rewritten, so a reader sees one committed generation,
+        and a file that compaction removes meanwhile is reported as missing (run again)."""
+        return cls(reading_root(root), registry)
+
+    @property
+    def root(self) -> Path:
+        """The archive's local directory, which writing needs; refused where it is read by URI."""
+        if isinstance(self.base, FsPath):
+            raise NotAnArchive(f"{self.base}: {LOCAL_ONLY}")
+        return self.base
 
     # ------------------------------------------------------------------ paths and locks
 
@@ -201,10 +209,14 @@ class Archive:
         return cls(root, registry)
 
     @property
-    def manifest_dir(self) -> Path:
-        return self.root / "manifest"
+    def manifest_dir(self) -> AnyPath:
+        return self.base / "manifest"
 
-    def _lock(self, exclusive: bool) -> ArchiveLock:
+    def _lock(self, exclusive: bool) -> AbstractContextManager[object]:
+        """The archive's lock: writers exclusive, readers shared. A reader by URI takes none (see
+        :meth:`for_reading`); a writer there is refused by :attr:`root`."""
+        if isinstance(self.base, FsPath) and not exclusive:
+            return nullcontext()
         return ArchiveLock(self.root / ".lock", exclusive=exclusive, timeout=self.lock_timeout)
 
     def _refresh(self) -> mf.ManifestState:
@@ -225,8 +237,8 @@ class Archive:
         with self._lock(exclusive=False):
             return self._refresh()
 
-    def path_of(self, relative: str) -> Path:
-        return self.root / relative
+    def path_of(self, relative: str) -> AnyPath:
+        return self.base / relative
 
     def _footer(self, entry: mf.FileEntry) -> pq.FileMetaData:
         """A committed file's Parquet footer, parsed and checked once per process (files never
@@ -241,8 +253,9 @@ class Archive:
             if len(self._footers) >= FOOTER_CACHE_FILES:
                 self._footers.clear()
             with reading(entry.path):
-                meta = pq.read_metadata(self.path_of(entry.path))
-                layouts = file_layouts(self.path_of(entry.path), meta)
+                source = parquet_source(self.path_of(entry.path))
+                meta = pq.read_metadata(source)
+                layouts = file_layouts(source, meta)
             if layouts != {entry.schema}:
                 raise DamagedFile(f"{entry.path} is damaged (its columns are not the ones the manifest recorded); "
                                   "run `replay verify`, and restore the file from a backup")
@@ -253,7 +266,7 @@ class Archive:
         """A committed data file to read, its footer checked (:meth:`_footer`) and its pages verified."""
         meta = self._footer(entry)
         with reading(entry.path):
-            return pq.ParquetFile(self.path_of(entry.path), metadata=meta, page_checksum_verification=True,
+            return pq.ParquetFile(parquet_source(self.path_of(entry.path)), metadata=meta, page_checksum_verification=True,
                                   read_dictionary=list(DICTIONARY_COLUMNS) if dictionaries else None)
 
     # ------------------------------------------------------------------ reading
@@ -276,7 +289,7 @@ class Archive:
             state = self._refresh()
             info = state.streams.get(game_id)
             if info is None:
-                raise GameNotFound(f"no game {game_id!r} in {self.root}")
+                raise GameNotFound(f"no game {game_id!r} in {self.base}")
             game = self.registry.get(info.kind)
             events: list[Event] = []
             for path in info.files:
@@ -547,7 +560,7 @@ class Archive:
             state = self._refresh()
             info = state.streams.get(game_id)
             if info is None:
-                raise GameNotFound(f"no game {game_id!r} in {self.root}")
+                raise GameNotFound(f"no game {game_id!r} in {self.base}")
             game = self.registry.get(info.kind)
             rows: list[tuple[Event, int]] = []
             for path in info.files:
@@ -589,7 +602,7 @@ class Archive:
         touched_dirs = set()
         for i, p in enumerate(prepared):
             rel = f"data/{p.kind}/{generation:010d}-{i:04d}.parquet"
-            target = self.path_of(rel)
+            target = self.root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if p.tmp_path is not None:
                 os.rename(p.tmp_path, target)
@@ -600,9 +613,9 @@ class Archive:
             added.append(mf.FileEntry(rel, p.kind, p.rows, p.size, p.sha256, p.schema, p.games))
         for d in touched_dirs:
             fsync_dir(d)
-        mf.write_commit(self.manifest_dir, state, mf.Commit(generation, tuple(added), tuple(remove)))
+        mf.write_commit(self.root / "manifest", state, mf.Commit(generation, tuple(added), tuple(remove)))
         if mf.checkpoint_due(state):
-            mf.write_checkpoint(self.manifest_dir, state)
+            mf.write_checkpoint(self.root / "manifest", state)
         return CommitResult(generation, tuple(a.path for a in added), sum(p.rows for p in prepared))
 
     def _collect_garbage(self, state: mf.ManifestState) -> None:
@@ -636,8 +649,8 @@ class Archive:
                 tmp.unlink(missing_ok=True)
         if state.retired:
             for rel in state.retired:
-                self.path_of(rel).unlink(missing_ok=True)
-            mf.write_commit(self.manifest_dir, state, mf.Commit(next_gen, purge=tuple(state.retired)))
+                (self.root / rel).unlink(missing_ok=True)
+            mf.write_commit(self.root / "manifest", state, mf.Commit(next_gen, purge=tuple(state.retired)))
 
     @writes
     def collect_garbage(self) -> None:
@@ -652,13 +665,13 @@ class Unreferenced:
     retired: bool
 
 
-def unreferenced_files(root: Path, state: mf.ManifestState) -> list[Unreferenced]:
+def unreferenced_files(root: AnyPath, state: mf.ManifestState) -> list[Unreferenced]:
     """Files under data/ that the committed state does not name."""
     out = []
     data = root / "data"
     retired = set(state.retired)
-    for kind_dir in sorted(p for p in data.iterdir() if p.is_dir()):
-        for f in sorted(kind_dir.iterdir()):
+    for kind_dir in (p for p in listing(data) if p.is_dir()):
+        for f in listing(kind_dir):
             rel = f"data/{kind_dir.name}/{f.name}"
             if rel not in state.files:
                 out.append(Unreferenced(rel, mf.generation_of(rel) > state.generation, rel in retired))
@@ -904,18 +917,18 @@ def parquet_bytes(table: pa.Table, row_group_rows: int = ROW_GROUP_ROWS) -> byte
     return sink.getvalue()
 
 
-def file_layouts(path: Path, meta: pq.FileMetaData) -> set[str]:
+def file_layouts(path: Path | pa.NativeFile, meta: pq.FileMetaData) -> set[str]:
     """The column layouts (schema fingerprints) a data file's footer declares: its Parquet schema's
     and the Arrow schema's stored beside it. A sound file declares one, the manifest's."""
     return {schema_fingerprint(meta.schema.to_arrow_schema()),
             schema_fingerprint(pq.ParquetFile(path, metadata=meta).schema_arrow)}
 
 
-def read_parquet(path: Path, columns: list[str] | None = None, dictionaries: bool = True) -> pa.Table:
+def read_parquet(path: AnyPath, columns: list[str] | None = None, dictionaries: bool = True) -> pa.Table:
     """A whole file (page checksums verified). With ``dictionaries`` the envelope strings stay
     dictionary-encoded as stored, which ``decode`` turns into Python strings far faster."""
     read_dictionary = [c for c in DICTIONARY_COLUMNS if columns is None or c in columns] if dictionaries else None
-    return pq.read_table(path, columns=columns, read_dictionary=read_dictionary, page_checksum_verification=True)
+    return pq.read_table(parquet_source(path), columns=columns, read_dictionary=read_dictionary, page_checksum_verification=True)
 
 
 def row_groups_for_game(pf: pq.ParquetFile, game_id: str) -> list[int]:
@@ -961,7 +974,7 @@ def row_groups_between(pf: pq.ParquetFile, low: str, high: str) -> list[int]:
 
 
 def _read_game_rows(
-    source: Path | pa.BufferReader, game_id: str, metadata: pq.FileMetaData | None = None
+    source: AnyPath | pa.BufferReader, game_id: str, metadata: pq.FileMetaData | None = None
 ) -> pa.Table:
     """Only the row groups that can hold ``game_id``, then only its rows.
 
@@ -970,7 +983,7 @@ def _read_game_rows(
     game id, so the game's rows are one run: a zero-copy slice, not a copying filter.
     """
     pf = pq.ParquetFile(
-        source, metadata=metadata, page_checksum_verification=True, read_dictionary=list(DICTIONARY_COLUMNS)
+        parquet_source(source), metadata=metadata, page_checksum_verification=True, read_dictionary=list(DICTIONARY_COLUMNS)
     )
     groups = row_groups_for_game(pf, game_id)
     if not groups:

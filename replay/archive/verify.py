@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -30,6 +29,8 @@ from ..registry import GameRegistry
 from ..schema import ENVELOPE_SCHEMA, decode
 from . import manifest as mf
 from .fsutil import size_and_sha256
+from .location import listing, parquet_source
+from .location import relative as relative_path
 from .store import LOST_AND_FOUND, ROW_GROUP_ROWS, Archive, file_layouts, game_spans, read_parquet, unreferenced_files
 
 
@@ -88,7 +89,7 @@ def verify(
                 f"manifest/commit-{lost.start:010d}.json (and any after it) from a backup; writes are refused until then",
             ))
         head_known = mf.read_head(archive.manifest_dir) is not None
-        for u in unreferenced_files(archive.root, state):
+        for u in unreferenced_files(archive.base, state):
             if u.generation_above and lost and mf.generation_of(u.relative) in lost:
                 report.problems.append(_problem("lost-data", "holds events of the lost commit; keep it", u.relative))
             elif u.generation_above:
@@ -101,7 +102,7 @@ def verify(
             else:
                 report.problems.append(_problem("unlisted", "on disk but not in the manifest (was the manifest edited?)",
                                                 u.relative))
-        for kept in sorted((archive.root / LOST_AND_FOUND).glob("*")):
+        for kept in listing(archive.base / LOST_AND_FOUND):
             report.notes.append(_problem(
                 "lost+found", "an uncommitted data file a write moved aside instead of deleting; delete it once "
                 "you are sure no acknowledged events are missing", f"{LOST_AND_FOUND}/{kept.name}",
@@ -123,7 +124,7 @@ def _check_file(
     progress: Callable[[int], None] | None = None,
 ) -> int:
     """Check one file; returns how many of its events were checked (and reported to ``progress``)."""
-    path: Path = archive.path_of(entry.path)
+    path = archive.path_of(entry.path)
 
     def problem(rule_id: str, what: str, game: str | None = None, seq: int | None = None) -> None:
         report.problems.append(_problem(rule_id, what, entry.path, game, seq))
@@ -142,8 +143,9 @@ def _check_file(
         problem("checksum", "sha256 does not match the manifest: the file was altered or damaged")
     try:
         table = read_parquet(path, dictionaries=False)
-        stored = pq.read_schema(path)
-        layouts = file_layouts(path, pq.read_metadata(path))
+        source = parquet_source(path)
+        stored = pq.read_schema(source)
+        layouts = file_layouts(source, pq.read_metadata(source))
     except (OSError, pa.ArrowException, UnicodeDecodeError) as exc:
         problem("unreadable", f"not readable as Parquet: {exc}")
         return 0
@@ -305,7 +307,7 @@ def _check_packs(archive: Archive, pins: dict[str, tuple[str, str, str]], report
     used = {(k, h) for k, h, _ in pins.values()}
     for key, entry in sorted(stored.items()):
         report.packs += 1
-        relative = str(entry.path.relative_to(archive.root))
+        relative = relative_path(entry.path, archive.base)
         wrong = archive.packs.check(entry)
         if wrong:
             report.problems.append(_problem("pack", f"stored rules pack: {wrong}", relative))

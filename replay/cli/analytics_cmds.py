@@ -22,7 +22,7 @@ from ..services.overview import overview
 from ..services.regress import regress as run_regress
 from ..spark.session import SparkSettings
 from ..tables import render, to_json
-from .options import archive_option, spark_options, spark_settings
+from .options import archive_option, reading_archive_option, spark_options, spark_settings
 from .output import output_path, write_text
 
 
@@ -122,10 +122,10 @@ def _write(table: pa.Table, fmt: str, output: str | None) -> None:
               help="DuckDB in-process, or Spark SQL (the `spark` extra and Java 17+; the SQL is still DuckDB's dialect, "
                    "translated: see docs/scale-out.md)")
 @spark_options
-@archive_option
+@reading_archive_option
 def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: bool, fmt: str,
           output: str | None, unsafe_sql: bool, engine: str, spark_master: str | None, spark_conf: tuple[str, ...],
-          archive_path: Path) -> None:
+          archive_path: Path | str) -> None:
     """Ask the archive in SQL (DuckDB, in-process), across every game kind.
 
     Views: events (every event of every kind: envelope), games and players (one row
@@ -164,7 +164,7 @@ def query(sql: str | None, name: str | None, params: tuple[str, ...], list_: boo
     settings = spark_settings(engine == "spark", spark_master, spark_conf)
     if settings:
         _spark_ready(unsafe_sql)
-    archive = Archive(archive_path)
+    archive = Archive.for_reading(archive_path)
     named = find_query(queries, name) if name else None
     for note in freshness(archive, named.sql if named else sql or ""):
         click.echo(f"note: {note}", err=True)
@@ -203,15 +203,15 @@ def _ask(archive: Archive, query: str | NamedQuery, given: dict[str, str], unsaf
 
 
 @click.command()
-@archive_option
-def stats(archive_path: Path) -> None:
+@reading_archive_option
+def stats(archive_path: Path | str) -> None:
     """A short overview of an archive: games, events, files, size, packs, projection.
 
     \b
     Example:
       replay stats -a sims
     """
-    o = overview(Archive(archive_path))
+    o = overview(Archive.for_reading(archive_path))
     click.echo(f"archive {o.root}: {o.files} files, {o.bytes / 1e6:.1f} MB, {o.packs} rules pack(s), "
                f"generation {o.generation}")
     for k in o.kinds:
@@ -235,8 +235,8 @@ def stats(archive_path: Path) -> None:
 @click.command()
 @click.option("--game", "kinds", multiple=True, help="only this kind (repeatable; default: every kind in the archive)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@archive_option
-def regress(kinds: tuple[str, ...], fmt: str, archive_path: Path) -> None:
+@reading_archive_option
+def regress(kinds: tuple[str, ...], fmt: str, archive_path: Path | str) -> None:
     """Check that this version of replay still brings every projected game to its recorded end.
 
     `replay project` records each game's final state hash and result in the games
@@ -252,7 +252,7 @@ def regress(kinds: tuple[str, ...], fmt: str, archive_path: Path) -> None:
       replay regress                  # after it: exit 1 if any game ends differently
       replay regress --game pig --format json
     """
-    archive = Archive(archive_path)
+    archive = Archive.for_reading(archive_path)
     games = [registry.get(k) for k in kinds] if kinds else None
     with click.progressbar(length=1, label="replaying", file=sys.stderr, show_eta=True) as bar:
         report = run_regress(archive, games, progress=bar.update, total=lambda n: setattr(bar, "length", max(1, n)))

@@ -17,7 +17,7 @@ from ..services.importing import NotationImport, import_jsonl, import_notation, 
 from ..services.logs import FILE_FORMATS, file_format
 from ..services.packs import load_files
 from ..tables import render
-from .options import archive_option, format_option, game_option, ruleset_option
+from .options import archive_option, format_option, game_option, reading_archive_option, ruleset_option
 from .output import output_text
 
 
@@ -96,8 +96,8 @@ def _report_notation(name: str, done: NotationImport) -> None:
               help="notation: one game, as people read and type it")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
               help="file to write (default: standard output)")
-@archive_option
-def export(game_ids: tuple[str, ...], kind: str | None, fmt: str, output: str, archive_path: Path) -> None:
+@reading_archive_option
+def export(game_ids: tuple[str, ...], kind: str | None, fmt: str, output: str, archive_path: Path | str) -> None:
     """Write events as JSON Lines (the given games, or every game), or one game as notation.
 
     \b
@@ -106,7 +106,7 @@ def export(game_ids: tuple[str, ...], kind: str | None, fmt: str, output: str, a
       replay export --kind pig > all-pig.jsonl
       replay export g1 --format notation -o g1.txt
     """
-    archive = Archive(archive_path)
+    archive = Archive.for_reading(archive_path)
     if fmt == "notation":
         if len(game_ids) != 1:
             raise click.UsageError("--format notation writes one game: name exactly one GAME_ID")
@@ -129,8 +129,8 @@ def export(game_ids: tuple[str, ...], kind: str | None, fmt: str, output: str, a
 @click.option("--kind", help="only games of this kind")
 @click.option("--status", type=click.Choice(["finished", "in-progress"]), help="only finished or unfinished games")
 @format_option()
-@archive_option
-def games(kind: str | None, status: str | None, fmt: str, archive_path: Path) -> None:
+@reading_archive_option
+def games(kind: str | None, status: str | None, fmt: str, archive_path: Path | str) -> None:
     """List the games: kind, players, length in events, status.
 
     \b
@@ -139,7 +139,7 @@ def games(kind: str | None, status: str | None, fmt: str, archive_path: Path) ->
     """
     rows = [
         {"game_id": g.game_id, "kind": g.kind, "players": list(g.players), "events": g.events, "status": g.status}
-        for g in Archive(archive_path).games()
+        for g in Archive.for_reading(archive_path).games()
         if (kind is None or g.kind == kind) and (status is None or g.status == status.replace("-", " "))
     ]
     click.echo(render(rows, ["game_id", "kind", "players", "events", "status"], fmt), nl=False)
@@ -151,8 +151,8 @@ def games(kind: str | None, status: str | None, fmt: str, archive_path: Path) ->
 @click.option("--from-seq", type=int, default=0, show_default=True, help="first seq shown")
 @click.option("--to-seq", type=int, help="last seq shown")
 @format_option(choices=("table", "json", "csv", "jsonl"))
-@archive_option
-def events(game_id: str, types: tuple[str, ...], from_seq: int, to_seq: int | None, fmt: str, archive_path: Path) -> None:
+@reading_archive_option
+def events(game_id: str, types: tuple[str, ...], from_seq: int, to_seq: int | None, fmt: str, archive_path: Path | str) -> None:
     """Show one game's events.
 
     \b
@@ -161,7 +161,7 @@ def events(game_id: str, types: tuple[str, ...], from_seq: int, to_seq: int | No
       replay events pig-s1-000000 --format jsonl
     """
     selected = [
-        e for e in Archive(archive_path).read_game(game_id)
+        e for e in Archive.for_reading(archive_path).read_game(game_id)
         if (not types or e.type in types) and e.seq >= from_seq and (to_seq is None or e.seq <= to_seq)
     ]
     if fmt == "jsonl":
@@ -174,8 +174,8 @@ def events(game_id: str, types: tuple[str, ...], from_seq: int, to_seq: int | No
 @click.command(name="verify")
 @click.option("--deep", is_flag=True, help="also validate every payload against its model (slower)")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@archive_option
-def verify_(deep: bool, fmt: str, archive_path: Path) -> None:
+@reading_archive_option
+def verify_(deep: bool, fmt: str, archive_path: Path | str) -> None:
     """Check the archive: manifest, files, checksums, schema, seqs, hash chains, rules packs,
     and the derived SQL tables' checksums.
 
@@ -188,7 +188,7 @@ def verify_(deep: bool, fmt: str, archive_path: Path) -> None:
     Example:
       replay verify --deep
     """
-    archive = Archive(archive_path)
+    archive = Archive.for_reading(archive_path)
     events = sum(f.rows for f in archive.snapshot().files.values())
     with click.progressbar(length=max(1, events), label="verifying", file=sys.stderr, show_eta=True) as bar:
         report = verify_all(archive, deep=deep, progress=bar.update)

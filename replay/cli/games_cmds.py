@@ -16,7 +16,7 @@ from ..services import packs as pack_service
 from ..services.impact import impact
 from ..services.simulation import check_bots, check_players, simulate_games
 from ..tables import render
-from .options import archive_option
+from .options import archive_option, reading_archive_option
 
 
 def _player_range(text: str) -> tuple[int, int]:
@@ -189,8 +189,8 @@ def rules_diff(old: str, new: str, kind: str | None) -> None:
 @click.argument("new")
 @click.option("--game", "kind", help="game kind of the packs, when a file could belong to several")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@archive_option
-def rules_impact(old: str, new: str, kind: str | None, fmt: str, archive_path: Path) -> None:
+@reading_archive_option
+def rules_impact(old: str, new: str, kind: str | None, fmt: str, archive_path: Path | str) -> None:
     """What NEW, a corrected pack, would change in the archived games pinned to OLD.
 
     Every game pinned to OLD (same id, version and content hash) is replayed twice,
@@ -209,7 +209,7 @@ def rules_impact(old: str, new: str, kind: str | None, fmt: str, archive_path: P
       replay rules impact 7wd-default my-corrected-pack.json
       replay rules impact sha256:6c096add my-corrected-pack.json -a club --format json
     """
-    archive = Archive(archive_path)
+    archive = Archive.for_reading(archive_path)
     game, old_pack = pack_service.locate(old, kind, archive)
     _, new_pack = pack_service.load(new, game.kind)
     with click.progressbar(length=1, label="replaying", file=sys.stderr, show_eta=True) as bar:

@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from ..archive.location import is_uri, posix_root
+from ..errors import NotAnArchive
 from ..spark.session import SparkSettings
 from ..tables import FORMATS
 
@@ -23,11 +25,41 @@ def default_archive() -> Path:
     return Path(os.environ.get(ENV_ARCHIVE, DEFAULT_ARCHIVE))
 
 
+class ArchivePlace(click.ParamType):  # type: ignore[type-arg]  # generic only from click 8.3
+    """``--archive``: a local directory (a :class:`Path`); for the commands that only read, also a
+    URI pyarrow opens (kept as text: ``Path`` would turn ``s3://b/a`` into ``s3:/b/a``). A writer
+    given a URI is told why not, and how, before anything is opened."""
+
+    def __init__(self, uris: bool) -> None:
+        self.uris = uris
+        self.name = "path|uri" if uris else "directory"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path | str:
+        text = str(value)
+        if self.uris and is_uri(text):
+            return text
+        try:
+            return posix_root(text)
+        except NotAnArchive as exc:
+            self.fail(str(exc), param, ctx)
+
+
 def archive_option(f: F) -> F:
+    """``--archive`` of a command that writes (or keeps a cache beside the archive): a local directory."""
     return click.option(
-        "--archive", "-a", "archive_path", type=click.Path(file_okay=False, path_type=Path),
+        "--archive", "-a", "archive_path", type=ArchivePlace(uris=False),
         envvar=ENV_ARCHIVE, default=DEFAULT_ARCHIVE, show_default=True, show_envvar=True,
         help="the archive directory",
+    )(f)
+
+
+def reading_archive_option(f: F) -> F:
+    """``--archive`` of a command that only reads: a local directory, or a URI (docs/scale-out.md)."""
+    return click.option(
+        "--archive", "-a", "archive_path", type=ArchivePlace(uris=True),
+        envvar=ENV_ARCHIVE, default=DEFAULT_ARCHIVE, show_default=True, show_envvar=True,
+        help="the archive directory, or its URI where pyarrow reads it (s3://bucket/archive, hdfs://host/path, "
+             "file:///path)",
     )(f)
 
 

@@ -20,7 +20,7 @@ from ..plots import INSTALL, PLOTS, matplotlib_version, plot_format, require_mat
 from ..registry import registry
 from ..services import series
 from ..services.packs import load_files
-from .options import archive_option, ruleset_option
+from .options import archive_option, reading_archive_option, ruleset_option
 from .output import output_path
 
 if TYPE_CHECKING:
@@ -138,8 +138,8 @@ def scores(game: str, output: Path | None, ruleset_files: tuple[Path, ...], kind
 @kind_option
 @click.option("--players", type=click.IntRange(1), help="only games of this many players")
 @_output("final-scores-KIND.png")
-@archive_option
-def final_scores(kind: str | None, players: int | None, output: Path | None, archive_path: Path) -> None:
+@reading_archive_option
+def final_scores(kind: str | None, players: int | None, output: Path | None, archive_path: Path | str) -> None:
     """The spread of final scores by group over the archive's finished games.
 
     The groups are the game's: city for 7 Wonders Dice, strategy (the bot) for
@@ -156,7 +156,7 @@ def final_scores(kind: str | None, players: int | None, output: Path | None, arc
     fmt = _start(out)
     from ..plots.draw import draw_final_scores
 
-    data = series.final_scores(Archive(archive_path), game, players)
+    data = series.final_scores(Archive.for_reading(archive_path), game, players)
     if not data.rows:
         raise click.ClickException(f"no finished {game.kind} game" + (f" of {players} players" if players else "")
                                    + " is projected")
@@ -169,8 +169,8 @@ def final_scores(kind: str | None, players: int | None, output: Path | None, arc
 @click.option("--by", "measure", type=click.Choice(["events", "turns"]), default="events", show_default=True,
               help="count a game's length in events or in turns")
 @_output("lengths.png")
-@archive_option
-def lengths(kind: str | None, measure: str, output: Path | None, archive_path: Path) -> None:
+@reading_archive_option
+def lengths(kind: str | None, measure: str, output: Path | None, archive_path: Path | str) -> None:
     """Game length by player count over the archive's finished games: a panel per kind.
 
     \b
@@ -183,7 +183,7 @@ def lengths(kind: str | None, measure: str, output: Path | None, archive_path: P
     fmt = _start(out)
     from ..plots.draw import draw_lengths
 
-    data = series.game_lengths(Archive(archive_path), game)
+    data = series.game_lengths(Archive.for_reading(archive_path), game)
     if not data.rows:
         raise click.ClickException("no finished game is projected")
     kinds = sorted({r.kind for r in data.rows})
@@ -193,8 +193,8 @@ def lengths(kind: str | None, measure: str, output: Path | None, archive_path: P
 @plot.command()
 @kind_option
 @_output("dice.png")
-@archive_option
-def dice(kind: str | None, output: Path | None, archive_path: Path) -> None:
+@reading_archive_option
+def dice(kind: str | None, output: Path | None, archive_path: Path | str) -> None:
     """Are the dice fair? Each face's count against a fair die's, per colour (7 Wonders Dice).
 
     A bar per face: (observed - expected) / sqrt(expected), the Pearson residual.
@@ -210,6 +210,6 @@ def dice(kind: str | None, output: Path | None, archive_path: Path) -> None:
     fmt = _start(out)
     from ..plots.draw import draw_dice
 
-    data = series.dice_residuals(Archive(archive_path), game)
+    data = series.dice_residuals(Archive.for_reading(archive_path), game)
     _save(draw_dice(data), out, fmt, f"{sum(r.observed for r in data.rows)} faces rolled, "
                                      f"{len(data.by_colour())} colours", data.notes)

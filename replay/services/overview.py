@@ -40,5 +40,5 @@ def overview(archive: Archive) -> Overview:
         k.players[n] = k.players.get(n, 0) + 1
     for k in kinds.values():
         k.projection = coverage(archive, archive.registry.get(k.kind))
-    return Overview(str(archive.root), len(state.files), sum(f.bytes for f in state.files.values()),
+    return Overview(str(archive.base), len(state.files), sum(f.bytes for f in state.files.values()),
                     state.generation, sum(1 for _ in archive.packs.stored()), sorted(kinds.values(), key=lambda k: k.kind))

@@ -62,7 +62,7 @@ def load_stored(archive: Archive, content_hash: str, kind: str | None = None) ->
     found = sorted({(s.kind, s.content_hash) for s in archive.packs.stored()
                     if s.content_hash.startswith(content_hash) and kind in (None, s.kind)})
     if not found:
-        raise ReplayError(f"{content_hash}: no rules pack with that content hash is kept in {archive.root}"
+        raise ReplayError(f"{content_hash}: no rules pack with that content hash is kept in {archive.base}"
                           + (f" for {kind}" if kind else ""))
     if len(found) > 1:
         raise ReplayError(f"{content_hash} begins several kept packs' hashes ({', '.join(h for _, h in found)}); "
@@ -70,7 +70,7 @@ def load_stored(archive: Archive, content_hash: str, kind: str | None = None) ->
     stored_kind, stored_hash = found[0]
     pack = archive.packs.load(stored_kind, stored_hash)
     if pack is None:
-        raise ReplayError(f"{content_hash}: the kept pack {stored_hash} has gone from {archive.root}")
+        raise ReplayError(f"{content_hash}: the kept pack {stored_hash} has gone from {archive.base}")
     return archive.registry.get(stored_kind), pack
 
 

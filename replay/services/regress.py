@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 from ..analytics.core import CoreRows
 from ..analytics.project import load_manifest, part_paths
 from ..archive import Archive
+from ..archive.location import parquet_source
 from ..archive.scan import iter_games
 from ..contract import AnyGame
 from ..driver import Replay
@@ -132,9 +133,10 @@ def recorded_rows(archive: Archive, game: AnyGame) -> dict[str, dict[str, Any]]:
     """The kind's recorded ``games`` rows by game id, as ``replay project`` wrote them."""
     rows: dict[str, dict[str, Any]] = {}
     for path in part_paths(archive, game, any_layout=True).get("games", []):
-        present = set(pq.ParquetFile(path).schema_arrow.names)
+        part = pq.ParquetFile(parquet_source(path))
+        present = set(part.schema_arrow.names)
         if NEEDED <= present:
-            table = pq.read_table(path, columns=[c for c in COLUMNS if c in present])
+            table = part.read(columns=[c for c in COLUMNS if c in present])
             rows.update((row["game_id"], row) for row in table.to_pylist())
     return rows
 

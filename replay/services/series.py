@@ -282,7 +282,7 @@ def game_lengths(archive: Archive, game: AnyGame | None = None) -> GameLengths:
     else:  # every kind: it is enough that one has projected games (the notes name those behind)
         kinds = [g for g in archive.registry.games() if coverage(archive, g).games]
         if not kinds:
-            raise ReplayError(f"the archive {archive.root} holds no games yet: add some with `replay simulate` "
+            raise ReplayError(f"the archive {archive.base} holds no games yet: add some with `replay simulate` "
                               "or `replay import`")
         if not any(coverage(archive, g).projected for g in kinds):
             _check_projected(archive, kinds[0])  # says why
@@ -304,7 +304,7 @@ def _check_projected(archive: Archive, game: AnyGame) -> None:
     """A clear error where ``game``'s derived tables cannot answer: no games, none projected, an old layout."""
     c = coverage(archive, game)
     if not c.games:
-        raise ReplayError(f"the archive {archive.root} holds no {game.kind} games")
+        raise ReplayError(f"the archive {archive.base} holds no {game.kind} games")
     if c.stale:
         raise ReplayError(f"{game.kind}: the derived tables are of an older layout; run `replay project` to rebuild them")
     if not c.projected and c.live and not c.behind:

@@ -155,7 +155,7 @@ def _run(spark: SparkSession, archive: Archive, game: AnyGame, todo: dict[str, S
     reader = spark.read
     for key, value in _READ_OPTIONS.items():
         reader = reader.option(key, value)
-    events: DataFrame = reader.parquet(*[archive.path_of(p).resolve().as_uri() for p in paths])
+    events: DataFrame = reader.parquet(*[(archive.root / p).resolve().as_uri() for p in paths])
     joined = events.join(F.broadcast(wanted) if len(order) <= 100_000 else wanted, "game_id")
     task = _task(game.kind, str(archive.root.resolve()), str(staging), run, options.games_per_slice)
     try:

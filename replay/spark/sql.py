@@ -28,6 +28,7 @@ from ..analytics.named import NamedQuery, QueryError
 from ..analytics.sources import Sources, sources
 from ..analytics.sql import DAMAGE_HINT, ENVELOPE, damaged_views, views
 from ..archive import Archive
+from ..archive.location import AnyPath
 from ..schema import ENVELOPE_SCHEMA, kind_schema
 from .session import SparkSettings, session
 from .translate import ENGINE, translate
@@ -137,17 +138,32 @@ def _frame(con: SparkSession, archive: Archive, src: Sources, name: str, made: d
     raise QueryError(f"{name}: no such view")  # translate() only names views that exist: a bug if reached
 
 
-def _parquet(con: SparkSession, name: str, paths: list[Path], empty: pa.Schema) -> DataFrame:
+def _parquet(con: SparkSession, name: str, paths: list[AnyPath], empty: pa.Schema) -> DataFrame:
     """The files with the columns they hold (as DuckDB reads them), or no rows of ``empty``'s columns."""
     return _read(con, name, paths) if paths else _empty(con, empty)
 
 
-def _read(con: SparkSession, name: str, paths: list[Path]) -> DataFrame:
+HADOOP_SCHEMES = {"s3://": "s3a://"}
+"""pyarrow's URI schemes that Hadoop (and so Spark) spells otherwise: its S3 connector is S3A."""
+
+
+def hadoop_path(path: AnyPath) -> str:
+    """A file as Spark opens it: a local path as it is; a URI with Hadoop's scheme for it."""
+    if isinstance(path, Path):
+        return str(path)
+    uri = str(path)
+    for ours, hadoop in HADOOP_SCHEMES.items():
+        if uri.startswith(ours):
+            return hadoop + uri.removeprefix(ours)
+    return uri
+
+
+def _read(con: SparkSession, name: str, paths: list[AnyPath]) -> DataFrame:
     """The Parquet files, exactly these: Spark reads each path as a glob pattern, so the pattern
     characters an archive's path may hold (``games[1]/``) are escaped. (Turning globbing off
     instead makes Spark 4 read a file once per path given in its folder.)"""
     try:
-        return con.read.parquet(*(_GLOB.sub(r"\\\1", str(p)) for p in paths))
+        return con.read.parquet(*(_GLOB.sub(r"\\\1", hadoop_path(p)) for p in paths))
     except Exception as exc:  # Spark reads a footer here for the schema: a damaged one fails the view
         raise _error(exc, f"{name}: ") from exc
 
