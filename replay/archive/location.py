@@ -122,9 +122,12 @@ class FsPath:
         """The file for reading, with random access (Parquet reads its footer, then the pages it needs)."""
         if mode != "rb":
             raise ValueError(f"{self}: only read here (mode 'rb'), not {mode!r}")
-        if not self.is_file():  # object stores answer a missing key with a generic OSError
-            raise FileNotFoundError(2, "no such file", str(self))
-        return self.fs.open_input_file(self.path)
+        try:
+            return self.fs.open_input_file(self.path)
+        except OSError:  # object stores answer a missing key with a generic OSError: ask which it was
+            if not self.is_file():
+                raise FileNotFoundError(2, "no such file", str(self)) from None
+            raise
 
     def read_bytes(self) -> bytes:
         with self.open() as f:
