@@ -16,6 +16,11 @@ and on the same archive:
 * ``project -w 1`` and ``project -w 2``: the whole command (read, derive, write the parts),
   rebuilt from scratch each time, wall clock, and CPU time of every process.
 
+``--ab-observer TREE`` (7 Wonders Dice) also times the game's observer of an exported older tree
+(``git archive <commit> | tar -x -C TREE``) against the current one in this process, alternated
+batch by batch on the same games (``--ab-rounds``, medians), and checks that both give the same
+Arrow tables: a change of a few percent shows there, where runs minutes apart differ by more.
+
 In-process stages are CPU time (``time.process_time``): this machine is shared, and wall clock
 swings with the neighbours' load; the projections are wall clock (what a user waits) with the
 CPU time of the main process and its workers beside it.
@@ -24,6 +29,7 @@ CPU time of the main process and its workers beside it.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import multiprocessing
 import resource
@@ -41,6 +47,7 @@ from replay.archive import Archive
 from replay.archive.compact import compact
 from replay.archive.scan import iter_games
 from replay.driver import Replay
+from replay.events import Event
 from replay.gcpause import gc_paused
 from replay.registry import registry
 from replay.services.simulation import simulate_games
@@ -78,6 +85,37 @@ def timed_project(root: Path, kind: str, workers: int) -> dict[str, float]:
             "games_per_s": result.games / wall}
 
 
+def ab_observer(tree: Path, game: Any, library: Any, games: list[list[Event]], rounds: int) -> dict[str, float]:
+    """CPU ms a game of derive (the fold, both observers) with the older tree's 7 Wonders Dice observer
+    and with the current one, alternated (which goes first too) on the same games, and of the fold with
+    the core observer alone: medians of ``rounds``. The same Arrow tables from both, or an error."""
+    path = tree / "replay/games/wonders_dice/analytics.py"
+    spec = importlib.util.spec_from_file_location("replay.games.wonders_dice.analytics_before", path)
+    assert spec is not None and spec.loader is not None
+    before = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(before)
+    analytics = type(game.analytics)
+    now = analytics.observer
+    variants = {"before": lambda self, start: before._Rows(start), "now": now, "core": lambda self, start: None}
+    times: dict[str, list[float]] = {k: [] for k in variants}
+    try:
+        for i in range(rounds):
+            tables = {}
+            for name in (("before", "now", "core") if i % 2 == 0 else ("now", "before", "core")):
+                analytics.observer = variants[name]
+                t = time.process_time()
+                rows = {g[0].game_id: derive_records(game, g, library, True) for g in games}
+                times[name].append(time.process_time() - t)
+                if name != "core":
+                    tables[name] = _tables(rows, tables_of(game), {})
+                del rows
+            if any(not tables["before"][t].equals(tables["now"][t]) for t in tables["now"]):
+                raise SystemExit("the two observers gave different tables")
+    finally:
+        analytics.observer = now
+    return {k: 1000 * statistics.median(v) / len(games) for k, v in times.items()}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kind", default="7wonders-dice", choices=sorted(PLAYERS))
@@ -87,6 +125,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="projections per worker count (the best is kept)")
     ap.add_argument("--ab-decoder", action="store_true",
                     help="also read and project with pyarrow's decoding (columns.use(False)), alternated, CPU medians")
+    ap.add_argument("--ab-observer", type=Path, metavar="TREE",
+                    help="also time an exported older tree's 7 Wonders Dice observer against this one, alternated")
+    ap.add_argument("--ab-rounds", type=int, default=10, help="rounds of --ab-observer (300 games each)")
     args = ap.parse_args()
     ab: dict[str, list[float]] = {}
     work = args.dir or Path(tempfile.mkdtemp(prefix="replay-project-"))
@@ -136,7 +177,11 @@ def main() -> None:
             _tables({g: rows[g] for g in ids[i:i + 200]}, tables_of(game), {})
         r["arrow_s"] = time.process_time() - t
     r["derive_arrow_s"] = r["derive_s"] + r["arrow_s"]
-    del rows, games
+    del rows
+    if args.ab_observer:
+        with gc_paused():
+            r["ab_observer_ms"] = ab_observer(args.ab_observer, game, library, games[:300], args.ab_rounds)
+    del games
 
     for workers in (1, 2):
         runs = []
@@ -162,6 +207,9 @@ def main() -> None:
                        ("fold_core_s", "fold + core observer"), ("derive_s", "fold + both observers"),
                        ("arrow_s", "rows -> Arrow"), ("derive_arrow_s", "derive + Arrow")):
         print(f"{label:<34}{r[key]:>9.2f}{n / r[key]:>10.0f}{1000 * r[key] / n:>9.2f}")
+    for label, spent in (("- of which the core observer", r["fold_core_s"] - r["fold_s"]),
+                         ("- of which the game observer", r["derive_s"] - r["fold_core_s"])):
+        print(f"{label:<34}{spent:>9.2f}{'':>10}{1000 * spent / n:>9.2f}")
     print(f"{'project (wall clock)':<34}{'s':>9}{'games/s':>10}{'cpu main':>10}{'cpu workers':>12}")
     for w in (1, 2):
         print(f"{f'-w {w}':<34}{r[f'project_w{w}_wall_s']:>9.2f}{r[f'project_w{w}_games_per_s']:>10.0f}"
@@ -175,6 +223,12 @@ def main() -> None:
             b = statistics.median(ab[f"{key}_s"])
             print(f"{key:<34}{a:>9.2f} ->{b:>7.2f}  x{a / b:.2f}  ({1000 * a / n:.2f} -> {1000 * b / n:.2f} ms/game)")
         r["ab_decoder"] = ab
+    if args.ab_observer:
+        ms = r["ab_observer_ms"]
+        game_before, game_now = ms["before"] - ms["core"], ms["now"] - ms["core"]
+        print(f"A/B, the game observer, CPU ms a game (medians of {args.ab_rounds}, alternated): before {game_before:.3f}, "
+              f"now {game_now:.3f} (x{game_before / game_now:.2f}); derive {ms['before']:.3f} -> {ms['now']:.3f} "
+              f"(x{ms['before'] / ms['now']:.2f}); the same tables")
     if args.json:
         args.json.write_text(json.dumps(r, indent=2))
     if args.dir is None:
