@@ -341,7 +341,10 @@ def derive_records(game: AnyGame, events: list[Event], library: PackLibrary, end
 
 
 @dataclass
-class _Chunk:
+class DerivedChunk:
+    """What deriving a batch of games gives, by either engine (a local worker, a Spark task): the
+    games finished and live, the games skipped with why, and each table's rows of each."""
+
     finished_ids: list[str] = field(default_factory=list)
     live_ids: list[str] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
@@ -362,7 +365,7 @@ def _context(root: str, kind: str) -> tuple[Archive, AnyGame, dict[str, FileEntr
     return found
 
 
-def _derive_chunk(args: tuple[str, str, list[tuple[str, StreamInfo]]]) -> _Chunk:
+def _derive_chunk(args: tuple[str, str, list[tuple[str, StreamInfo]]]) -> DerivedChunk:
     """Rows of a chunk of games, as Arrow tables (compact to hold, cheap to send between processes).
 
     The worker reads the games' events itself (only the row groups that hold them): events are
@@ -373,7 +376,7 @@ def _derive_chunk(args: tuple[str, str, list[tuple[str, StreamInfo]]]) -> _Chunk
     archive, source, files = _context(root, kind)
     game = default_registry.get(kind)
     library = game.library(PackStore(Path(root), default_registry))
-    chunk = _Chunk()
+    chunk = DerivedChunk()
     streams = dict(todo)
     with gc_paused():
         games = read_games(archive, source, streams, files, chunk.skipped)
@@ -383,7 +386,7 @@ def _derive_chunk(args: tuple[str, str, list[tuple[str, StreamInfo]]]) -> _Chunk
 
 
 def derive_chunk(game: AnyGame, library: PackLibrary, games: dict[str, list[Event]], ended: dict[str, bool],
-                 chunk: _Chunk) -> None:
+                 chunk: DerivedChunk) -> None:
     """Derive each game's rows (in seq order, all its events) into ``chunk``'s Arrow tables: finished
     games into every table, games in progress (``ended`` False) into the core tables; a game that
     cannot be projected is put in ``chunk.skipped`` with the reason. What a local worker does with
@@ -462,7 +465,7 @@ def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(columns, schema)], schema=schema)
 
 
-def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool: Any) -> Iterator[_Chunk]:
+def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool: Any) -> Iterator[DerivedChunk]:
     """Chunks of derived rows. The games are taken file by file (by their first file, then by
     id: files are sorted by game id, so a chunk's games are neighbours in few row groups), and
     each chunk is read and derived by a worker; at most a few chunks are in flight, so memory

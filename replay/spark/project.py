@@ -48,8 +48,8 @@ from ..analytics.core import CORE_TABLES
 from ..analytics.project import (
     CHUNK_GAMES,
     STAGING_PREFIX,
+    DerivedChunk,
     ProjectResult,
-    _Chunk,
     commit_live,
     derive_chunk,
     kind_run,
@@ -203,7 +203,7 @@ def derive_group_table(kind: str, root: str, staging: str, run: str, table: pa.T
     ids, counts = info.column("game_id").to_pylist(), info.column("seq_count").to_pylist()
     ended = dict(zip(ids, info.column("ended_max").to_pylist()))
     whole = {g for g, last, n in zip(ids, info.column("last_seq_max").to_pylist(), counts) if n == last + 1}
-    chunk = _Chunk()  # a game not read whole is in none of its lists: the driver names it
+    chunk = DerivedChunk()  # a game not read whole is in none of its lists: the driver names it
     finished: dict[str, list[pa.Table]] = {t: [] for t in tables_of(game)}
     live: dict[str, list[pa.Table]] = {t: [] for t in CORE_TABLES}
     events_only = table.drop_columns(["ended", "last_seq"])
@@ -211,7 +211,7 @@ def derive_group_table(kind: str, root: str, staging: str, run: str, table: pa.T
     try:
         for first in range(0, len(ids), per_slice):  # decoded events of a slice at a time: memory stays bounded
             count = sum(counts[first:first + per_slice])
-            piece = _Chunk()
+            piece = DerivedChunk()
             with gc_paused():
                 events = decode(events_only.slice(offset, count), game)
                 games = {g: list(evs) for g, evs in itertools.groupby(events, key=lambda e: e.game_id) if g in whole}
