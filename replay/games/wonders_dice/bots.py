@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .engine import Chooser, Prompt, StepKey, construction_coins, die_cost
+from .engine import BoardTables, Chooser, Prompt, StepKey, action_candidates, candidate_ok, construction_coins, die_cost
 from .rules_data import Effect
 from .state import GameState, PlayerState
 
@@ -82,6 +82,33 @@ class RandomBot(Chooser):
                     return c
         raise AssertionError(f"a {prompt.kind} prompt with no legal answer")
 
+    def main(self, state: GameState, p: PlayerState, tables: BoardTables) -> StepKey:
+        """The answer :meth:`choose` gives to ``p``'s main prompt, without the prompt (a simulation's
+        fast path): the same candidates in the same order, the same draws, the same pick."""
+        candidates = action_candidates(state, p, tables)
+        self.shuffle(candidates)
+        for c in candidates:
+            if candidate_ok(state, p, c, False):
+                return c
+        raise AssertionError("a main prompt with no legal answer")  # pass is always legal
+
+
+class Then(Chooser):
+    """Answers ``first`` (already chosen: the main action), then asks ``chooser`` (the follow-ups)."""
+
+    __slots__ = ("first", "chooser")
+
+    def __init__(self, first: StepKey, chooser: Chooser) -> None:
+        self.first: StepKey | None = first
+        self.chooser = chooser
+
+    def choose(self, prompt: Prompt) -> StepKey:
+        first = self.first
+        if first is None:
+            return self.chooser.choose(prompt)
+        self.first = None
+        return first
+
 
 _EFFECT_VALUE = {
     "resource": 2.0, "shield": 1.2, "coins": 0.45, "cross": 2.5, "extra_action": 3.0, "die_discount": 1.5,
@@ -99,6 +126,14 @@ class GreedyBot(Chooser):
         options = prompt.options()
         if not options:
             raise AssertionError(f"a {prompt.kind} prompt with no legal answer")
+        return self._best(options)
+
+    def main(self, state: GameState, p: PlayerState, tables: BoardTables) -> StepKey:
+        """The answer :meth:`choose` gives to the main prompt, without the prompt (a simulation's
+        fast path): the same options in the same order, the same draws, the same pick."""
+        return self._best([c for c in action_candidates(state, p, tables) if candidate_ok(state, p, c, False)])
+
+    def _best(self, options: list[StepKey]) -> StepKey:
         p = self.state.players[self.seat]
         scored = [(self._value(p, o), self.rng.random(), o) for o in options]
         return max(scored)[2]
