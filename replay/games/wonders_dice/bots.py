@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
+from . import cbots
 from .engine import BoardTables, Chooser, Prompt, StepKey, action_candidates, candidate_ok, construction_coins, die_cost
 from .rules_data import Effect
 from .state import GameState, PlayerState
@@ -28,6 +30,9 @@ def below(rng: random.Random) -> Callable[[int], int]:
     if not _standard(rng):
         return lambda n: rng.choice(range(n))
     getrandbits = rng.getrandbits
+    fast = cbots.BELOW
+    if fast is not None:
+        return partial(fast, getrandbits)  # the same loop, compiled (cbots.py)
 
     def draw(n: int) -> int:
         k = n.bit_length()
@@ -41,11 +46,15 @@ def below(rng: random.Random) -> Callable[[int], int]:
 
 def shuffler(rng: random.Random) -> Callable[[list[Any]], None]:
     """``rng.shuffle``, drawing exactly the same numbers and giving the same order, faster: for the
-    standard generator, its Fisher-Yates loop with ``_randbelow`` written out; for any other
-    generator (a subclass with its own ``random``), ``rng.shuffle`` itself."""
+    standard generator, its Fisher-Yates loop with ``_randbelow`` written out (compiled where
+    ``_cbots`` is built); for any other generator (a subclass with its own ``random``),
+    ``rng.shuffle`` itself."""
     if not _standard(rng):
         return rng.shuffle
     getrandbits = rng.getrandbits
+    fast = cbots.SHUFFLE
+    if fast is not None:
+        return partial(fast, getrandbits)  # the same loop, compiled (cbots.py)
 
     def shuffle(x: list[Any]) -> None:
         for i in range(len(x) - 1, 0, -1):
@@ -177,3 +186,7 @@ class GreedyBot(Chooser):
 
 
 BOTS = ("random", "greedy")
+
+PLAIN = (RandomBot, GreedyBot)
+"""The bots whose ``main`` a simulation calls instead of asking the main prompt (a subclass, e.g. a
+test's, is asked through its prompts)."""

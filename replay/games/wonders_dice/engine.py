@@ -24,6 +24,7 @@ from replay.errors import RuleViolation
 from replay.events import Event
 from replay.problems import Location, Problem
 
+from . import cbots
 from .rules_data import Building, Effect, Face, Lane, Options, Ruleset
 from .state import GameState, PlayerState
 
@@ -612,7 +613,12 @@ def action_candidates(state: GameState, p: PlayerState, tables: BoardTables,
     """Every action of ``p`` worth checking, in a fixed order (bots draw from it, so the order and
     the length are part of every seeded game): pass, the Wonder's open spaces, then for each Forum
     die the open spaces its face reaches (the board's compiled tables): on an arrow its next space,
-    on an unordered lane every open one. (Every other space breaks space.order or space.taken.)"""
+    on an unordered lane every open one. (Every other space breaks space.order or space.taken.)
+    The compiled bots (``cbots.py``), where built, list the same."""
+    fast = cbots.CANDIDATES
+    if fast is not None:
+        return fast(_PASS if "pass" in allowed else None, tables.wonder_keys if "wonder" in allowed else (),
+                    state.forum if "build" in allowed else None, state.roll, tables.keys, tables.die_keys, p.crossed)
     out: list[StepKey] = [_PASS] if "pass" in allowed else []
     crossed_of = p.crossed
     lanes: list[LaneKeys] = list(tables.wonder_keys) if "wonder" in allowed else []
@@ -648,24 +654,28 @@ def candidate_ok(state: GameState, p: PlayerState, s: StepKey, free: bool) -> bo
     kind = s[0]
     if kind == "pass":
         return True
-    special = state.rules.start.special
+    start = state.rules.start
+    special = start.special
     b = p.board[s[2]]  # type: ignore[index]  # a listed build or Wonder step names its building
     if kind == "wonder":
-        die, extra, credit = None, 0, 0
+        die, owed, credit = None, 0, 0
     else:
         die = s[1]
         assert die is not None  # a listed build step names its die
         colour = state.forum[die]
         if colour in special and colour not in p.unlocked:
             return False
-        extra = die_cost(state, p, die, free)
+        # die_cost, written out (this is the bots' inner loop)
+        owed = 0 if free or colour in p.free_colours else max(
+            0, start.forum_sections[state.roll[die][1]] - p.discount_all - p.discount.get(colour, 0))
         credit = p.income.get(colour, 0) if state.options.income == "when_chosen" else 0
     if b.colour in special and b.colour not in p.unlocked:
         return False
     if b.guild and _Action(state, p, _NO_QUESTIONS)._guild_problem(die) is not None:
         return False
     cost = b.space[s[4]].cost  # type: ignore[index]  # and its space
-    owed = extra + construction_coins(p, cost) if cost else extra
+    if cost:
+        owed += max(0, cost - max(0, p.resources))  # construction_coins
     return owed <= (gained(state.options, p, credit) if credit else p.coins)
 
 

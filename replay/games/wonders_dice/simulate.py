@@ -14,7 +14,7 @@ from replay.errors import ReplayError
 from replay.events import Event
 from replay.gcpause import gc_paused
 
-from .bots import BOTS, GreedyBot, RandomBot, Then, below
+from .bots import BOTS, PLAIN, GreedyBot, RandomBot, Then, below
 from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve
 from .events import KIND
 from .kernel import direct_action
@@ -85,9 +85,10 @@ def simulate_game(
     # candidates, draws and pick: the bot's ``main``) and, when it asks nothing further, applied by
     # the fused kernel; anything else goes through the resolver, the bot answering the rest.
     fast: list[RandomBot | GreedyBot | None] = [
-        c if not two_phase and type(c) in (RandomBot, GreedyBot) else None for c in choosers  # type: ignore[misc]
+        c if not two_phase and type(c) in PLAIN else None for c in choosers  # type: ignore[misc]
     ]
     tables = [board_tables(rules, pl.board) for pl in players]
+    made: list[dict[str, Any] | None] = [None] * n  # a seat's one step as the kernel read it this turn, for its event
     # Every event is made from choices checked as they were made (each bot answers only what its
     # prompt allows), so it is applied trusted, as Rules.apply_trusted would: the rolls, swaps and
     # ends of turns without their checks; the actions are resolved on the table as they are chosen.
@@ -117,21 +118,24 @@ def simulate_game(
                     firsts.append(resolve(state, seat, choosers[seat]))
                 else:
                     step = bot.main(state, players[seat], tables[seat])
-                    done = direct_action(state, seat, step._asdict(), trusted=True)
+                    as_dict = _step_dict(step)  # the event's step, and what the kernel reads
+                    done = direct_action(state, seat, as_dict, trusted=True)
                     firsts.append(resolve(state, seat, Then(step, bot)) if done is None else Outcome(done[0], done[1], [step]))
+                    made[seat] = as_dict if done is not None else None
                 _done(state, seat)
         seconds = finish_actions(state, dict(enumerate(choosers)))[1] if two_phase else {}  # every seat's follow-ups
         for seat, first in enumerate(firsts):
             second = seconds.get(seat, no_second)
             steps = first.steps + second.steps if second.steps else first.steps
             state.seq = emit("action_taken", 1, {
-                "turn": turn, "player": seat, "steps": [_step_dict(s) for s in steps],
+                "turn": turn, "player": seat,
+                "steps": [made[seat]] if made[seat] is not None else [_step_dict(s) for s in steps],
                 "claims": {"paid": first.paid + second.paid, "vp": first.vp + second.vp,
                            "coins": players[seat].coins},
             }).seq
         for die in list(state.pending_swaps):
             greys = [d for d, c in state.forum.items() if c == "grey"]
-            apply_trusted(state, emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": greys[draw(len(greys))]}))
+            apply_trusted(state, emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
         apply_trusted(state, emit("turn_ended", 1, {"turn": turn}))
     apply_trusted(state, emit("game_ended", 1, final_scores(state)))
     return events
