@@ -12,7 +12,8 @@ Simulation is measured per bot, with the compiled bots (``_cbots.c``: listing an
 candidates, where built) and with the pure-Python code, alternating ``--rounds`` times (medians).
 Replay and the fold are measured twice in the same run, with the compiled kernel
 (``replay/games/wonders_dice/_ckernel.c``, where it is built) and with the pure-Python code
-(``compiled.use(False)``, what ``REPLAY_PURE=1`` gives), and with the compiled kernel but pyarrow's decoding instead of the compiled column decoder (``replay/columns.py``: the code before the sixth pass),
+(``compiled.use(False)``, what ``REPLAY_PURE=1`` gives), and with the compiled kernel but pyarrow's
+decoding instead of the compiled column decoder (``replay/columns.py``: the code before the sixth pass),
 alternating ``--rounds`` times: the rows are the medians, and the last rows the ratios. The baseline
 is measured both ways too. Times are the process's CPU time (``time.process_time``): on a
 shared machine, wall-clock time measures the neighbours too.
