@@ -19,7 +19,8 @@ from helpers import require_compiled, scaled
 
 from replay.games.wonders_dice import cbots, simulate, simulate_game
 from replay.games.wonders_dice.bots import RandomBot, below, shuffler
-from replay.games.wonders_dice.engine import Prompt, StepKey
+from replay.games.wonders_dice.engine import Prompt, StepKey, action_candidates, board_tables, candidate_ok, first_legal
+from replay.games.wonders_dice.projector import states
 from replay.games.wonders_dice.rules_data import shipped_rulesets
 from replay.jsonl import dump_line
 
@@ -97,6 +98,40 @@ def test_every_prompts_candidates_are_the_pythons(monkeypatch):
         rules = packs[pack]
         simulate_game(f"p{i}", NAMES[:2 + i % 6], 80_000 + i, ("random",), rules, rules.options.model_copy(update=update))
     assert _Comparing.compared > 10_000
+
+
+def test_every_candidates_verdict_is_the_pythons():
+    """first_ok against candidate_ok, candidate by candidate, for every player after every event of
+    simulated games (free and paid dice), and the first legal one of each list both ways."""
+    assert cbots.BUILT_FIRST_OK is not None
+    packs = shipped_rulesets()
+    asked = []
+
+    def slow(state, p, c, free):  # the Python, for what the C leaves to it (a Guild Court space)
+        asked.append(c)
+        return candidate_ok(state, p, c, free)
+
+    decided = 0
+    for i in range(scaled(24, 240)):
+        pack, update = UPDATES[i % len(UPDATES)]
+        rules = packs[pack]
+        options = rules.options.model_copy(update=update)
+        events = simulate_game(f"v{i}", NAMES[:2 + i % 6], 90_000 + i, ("random",), rules, options)
+        for event, state in states(events):
+            if event.type != "dice_rolled" and event.type != "action_taken":
+                continue
+            for p in state.players:
+                candidates = action_candidates(state, p, board_tables(state.rules, p.board))
+                for free in (False, True):
+                    for c in candidates:
+                        expected = candidate_ok(state, p, c, free)
+                        assert (cbots.BUILT_FIRST_OK([c], state, p, free, slow) is c) == expected, (c, free)
+                        decided += 1
+                    with cbots.use(False):
+                        python = first_legal(state, p, candidates, free)
+                    assert cbots.BUILT_FIRST_OK(candidates, state, p, free, slow) == python
+    assert decided > 100_000
+    assert asked and len(asked) < decided / 10  # the Guild Court's spaces went to the Python; the rest did not
 
 
 def _digest(count: int, seed: int) -> str:

@@ -9,7 +9,17 @@ from functools import partial
 from typing import Any
 
 from . import cbots
-from .engine import BoardTables, Chooser, Prompt, StepKey, action_candidates, candidate_ok, construction_coins, die_cost
+from .engine import (
+    BoardTables,
+    Chooser,
+    Prompt,
+    StepKey,
+    action_candidates,
+    candidate_ok,
+    construction_coins,
+    die_cost,
+    first_legal,
+)
 from .rules_data import Effect
 from .state import GameState, PlayerState
 
@@ -96,10 +106,10 @@ class RandomBot(Chooser):
         fast path): the same candidates in the same order, the same draws, the same pick."""
         candidates = action_candidates(state, p, tables)
         self.shuffle(candidates)
-        for c in candidates:
-            if candidate_ok(state, p, c, False):
-                return c
-        raise AssertionError("a main prompt with no legal answer")  # pass is always legal
+        found = first_legal(state, p, candidates, False)
+        if found is None:
+            raise AssertionError("a main prompt with no legal answer")  # pass is always legal
+        return found
 
 
 class Then(Chooser):

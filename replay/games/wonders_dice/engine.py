@@ -679,6 +679,20 @@ def candidate_ok(state: GameState, p: PlayerState, s: StepKey, free: bool) -> bo
     return owed <= (gained(state.options, p, credit) if credit else p.coins)
 
 
+def first_legal(state: GameState, p: PlayerState, candidates: list[StepKey], free: bool) -> StepKey | None:
+    """The first of ``candidates`` (listed by :func:`action_candidates`) that :func:`candidate_ok`
+    finds legal, or None. The compiled bots (``cbots.py``), where built, decide the usual candidate
+    themselves and ask :func:`candidate_ok` about any other (a Guild Court space)."""
+    fast = cbots.FIRST_OK
+    if fast is not None:
+        found: StepKey | None = fast(candidates, state, p, free, candidate_ok)
+        return found
+    for c in candidates:
+        if candidate_ok(state, p, c, free):
+            return c
+    return None
+
+
 def gained(options: Options, p: PlayerState, coins: int) -> int:
     """The coins ``p`` holds after gaining ``coins`` (the cap, if any, applied)."""
     cap = options.coin_cap
