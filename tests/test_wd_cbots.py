@@ -19,7 +19,15 @@ from helpers import require_compiled, scaled
 
 from replay.games.wonders_dice import cbots, simulate, simulate_game
 from replay.games.wonders_dice.bots import RandomBot, below, shuffler
-from replay.games.wonders_dice.engine import Prompt, StepKey, action_candidates, board_tables, candidate_ok, first_legal
+from replay.games.wonders_dice.engine import (
+    Prompt,
+    StepKey,
+    action_candidates,
+    board_tables,
+    candidate_ok,
+    first_legal,
+    legal_candidates,
+)
 from replay.games.wonders_dice.projector import states
 from replay.games.wonders_dice.rules_data import shipped_rulesets
 from replay.jsonl import dump_line
@@ -102,8 +110,8 @@ def test_every_prompts_candidates_are_the_pythons(monkeypatch):
 
 def test_every_candidates_verdict_is_the_pythons():
     """first_ok against candidate_ok, candidate by candidate, for every player after every event of
-    simulated games (free and paid dice), and the first legal one of each list both ways."""
-    assert cbots.BUILT_FIRST_OK is not None
+    simulated games (free and paid dice), and the first legal one and all of them, of each list both ways."""
+    assert cbots.BUILT_FIRST_OK is not None and cbots.BUILT_ALL_OK is not None
     packs = shipped_rulesets()
     asked = []
 
@@ -130,6 +138,9 @@ def test_every_candidates_verdict_is_the_pythons():
                     with cbots.use(False):
                         python = first_legal(state, p, candidates, free)
                     assert cbots.BUILT_FIRST_OK(candidates, state, p, free, slow) == python
+                    with cbots.use(False):
+                        python_all = legal_candidates(state, p, candidates, free)
+                    assert cbots.BUILT_ALL_OK(candidates, state, p, free, slow) == python_all
     assert decided > 100_000
     assert asked and len(asked) < decided / 10  # the Guild Court's spaces went to the Python; the rest did not
 

@@ -1,6 +1,6 @@
 /* The compiled part of the 7 Wonders Dice bots' choice (optional: see cbots.py).
  *
- * Four functions, each the exact equivalent of a piece of pure Python, which stays the reference and
+ * Five functions, each the exact equivalent of a piece of pure Python, which stays the reference and
  * the fallback (tests/test_wd_cbots.py compares both, function by function and on whole seeded games):
  *
  *   candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) -> list
@@ -12,6 +12,8 @@
  *       the first c of the list for which engine.candidate_ok(state, p, c, free) holds: decided here
  *       for the usual candidate (pass; a build or Wonder space not on a Guild Court, with exact small
  *       ints), and by ``slow`` (the Python candidate_ok itself) for any other.
+ *   all_ok(candidates, state, p, free, slow) -> list
+ *       every candidate of the list for which it holds, in order (decided the same way).
  *   below(getrandbits, n) -> int
  *       random.Random.randrange(n) (n > 0) as the standard generator draws it (_randbelow_with_getrandbits).
  *   shuffle(getrandbits, x) -> None
@@ -364,9 +366,11 @@ done:
     return rc;
 }
 
-static PyObject *first_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+/* The candidates engine.candidate_ok finds legal: the first (``all`` 0: the candidate or None) or
+ * every one (``all`` 1: a list). */
+static PyObject *legal(PyObject *const *args, Py_ssize_t nargs, int all, const char *usage) {
     if (nargs != 5 || !PyList_CheckExact(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "first_ok(candidates, state, p, free, slow): candidates a list");
+        PyErr_SetString(PyExc_TypeError, usage);
         return NULL;
     }
     PyObject *candidates = args[0], *state = args[1], *p = args[2], *slow = args[4];
@@ -374,8 +378,9 @@ static PyObject *first_ok(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (free < 0) return NULL;
     Table t;
     int usual = table_read(&t, state, p);
-    PyObject *found = NULL;
+    PyObject *found = NULL, *out = NULL;
     if (usual < 0) goto done;
+    if (all && (out = PyList_New(0)) == NULL) goto done;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(candidates); i++) {
         PyObject *c = PyList_GET_ITEM(candidates, i);
         Py_INCREF(c);
@@ -385,20 +390,27 @@ static PyObject *first_ok(PyObject *self, PyObject *const *args, Py_ssize_t narg
             ok = r == NULL ? -1 : PyObject_IsTrue(r);
             Py_XDECREF(r);
         }
-        if (ok < 0) {
-            Py_DECREF(c);
-            goto done;
-        }
-        if (ok) {
+        if (ok > 0 && !all) {
             found = c;
             goto done;
         }
+        if (ok > 0 && PyList_Append(out, c) < 0) ok = -1;
         Py_DECREF(c);
+        if (ok < 0) goto done;
     }
-    found = Py_NewRef(Py_None);
+    found = all ? Py_NewRef(out) : Py_NewRef(Py_None);
 done:
+    Py_XDECREF(out);
     table_clear(&t);
     return found;
+}
+
+static PyObject *first_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return legal(args, nargs, 0, "first_ok(candidates, state, p, free, slow): candidates a list");
+}
+
+static PyObject *all_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return legal(args, nargs, 1, "all_ok(candidates, state, p, free, slow): candidates a list");
 }
 
 static PyMethodDef methods[] = {
@@ -408,6 +420,8 @@ static PyMethodDef methods[] = {
      "below(getrandbits, n): random.Random.randrange(n) for the standard generator, the same draws"},
     {"first_ok", (PyCFunction)(void (*)(void))first_ok, METH_FASTCALL,
      "first_ok(candidates, state, p, free, slow): the first candidate engine.candidate_ok finds legal, or None"},
+    {"all_ok", (PyCFunction)(void (*)(void))all_ok, METH_FASTCALL,
+     "all_ok(candidates, state, p, free, slow): the candidates engine.candidate_ok finds legal, in order"},
     {"shuffle", (PyCFunction)(void (*)(void))shuffle, METH_FASTCALL,
      "shuffle(getrandbits, x): random.Random.shuffle(x) for the standard generator, the same draws"},
     {NULL, NULL, 0, NULL},

@@ -15,10 +15,10 @@ from .engine import (
     Prompt,
     StepKey,
     action_candidates,
-    candidate_ok,
     construction_coins,
     die_cost,
     first_legal,
+    legal_candidates,
 )
 from .rules_data import Effect
 from .state import GameState, PlayerState
@@ -150,7 +150,7 @@ class GreedyBot(Chooser):
     def main(self, state: GameState, p: PlayerState, tables: BoardTables) -> StepKey:
         """The answer :meth:`choose` gives to the main prompt, without the prompt (a simulation's
         fast path): the same options in the same order, the same draws, the same pick."""
-        return self._best([c for c in action_candidates(state, p, tables) if candidate_ok(state, p, c, False)])
+        return self._best(legal_candidates(state, p, action_candidates(state, p, tables), False))
 
     def _best(self, options: list[StepKey]) -> StepKey:
         p = self.state.players[self.seat]

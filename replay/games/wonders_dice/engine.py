@@ -693,6 +693,16 @@ def first_legal(state: GameState, p: PlayerState, candidates: list[StepKey], fre
     return None
 
 
+def legal_candidates(state: GameState, p: PlayerState, candidates: list[StepKey], free: bool) -> list[StepKey]:
+    """The ``candidates`` (listed by :func:`action_candidates`) that :func:`candidate_ok` finds legal,
+    in order; compiled where built, as :func:`first_legal` is."""
+    fast = cbots.ALL_OK
+    if fast is not None:
+        found: list[StepKey] = fast(candidates, state, p, free, candidate_ok)
+        return found
+    return [c for c in candidates if candidate_ok(state, p, c, free)]
+
+
 def gained(options: Options, p: PlayerState, coins: int) -> int:
     """The coins ``p`` holds after gaining ``coins`` (the cap, if any, applied)."""
     cap = options.coin_cap
