@@ -85,7 +85,7 @@ def simulate_game(
     # candidates, draws and pick: the bot's ``main``) and, when it asks nothing further, applied by
     # the fused kernel; anything else goes through the resolver, the bot answering the rest.
     fast: list[RandomBot | GreedyBot | None] = [
-        c if not two_phase and type(c) in PLAIN else None for c in choosers  # type: ignore[misc]
+        c if not two_phase and isinstance(c, PLAIN) and type(c) in PLAIN else None for c in choosers  # (not a subclass)
     ]
     tables = [board_tables(rules, pl.board) for pl in players]
     made: list[dict[str, Any] | None] = [None] * n  # a seat's one step as the kernel read it this turn, for its event
@@ -120,8 +120,12 @@ def simulate_game(
                     step = bot.main(state, players[seat], tables[seat])
                     as_dict = _step_dict(step)  # the event's step, and what the kernel reads
                     done = direct_action(state, seat, as_dict, trusted=True)
-                    firsts.append(resolve(state, seat, Then(step, bot)) if done is None else Outcome(done[0], done[1], [step]))
-                    made[seat] = as_dict if done is not None else None
+                    if done is None:  # a question to ask: the resolver, the main step already answered
+                        firsts.append(resolve(state, seat, Then(step, bot)))
+                        made[seat] = None
+                    else:
+                        firsts.append(Outcome(done[0], done[1], [step]))
+                        made[seat] = as_dict
                 _done(state, seat)
         seconds = finish_actions(state, dict(enumerate(choosers)))[1] if two_phase else {}  # every seat's follow-ups
         for seat, first in enumerate(firsts):
