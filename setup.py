@@ -1,10 +1,11 @@
 """The optional C extensions (everything else is in pyproject.toml): the 7 Wonders Dice fold's kernel,
-the hash chain's links for bulk import, and the archive's column decoder.
+the hash chain's links for bulk import, and the archive's column decoder; and the 7 Wonders Dice
+bots' listing and shuffle of candidate actions.
 
 ``optional=True``: where one cannot be compiled (no compiler, no Python headers), the install goes on
 without it and the pure-Python code runs instead, with the same results
-(replay/games/wonders_dice/compiled.py, replay/chain_compiled.py, replay/columns.py; REPLAY_PURE=1 forces that path where
-they are built).
+(replay/games/wonders_dice/compiled.py and cbots.py, replay/chain_compiled.py, replay/columns.py; REPLAY_PURE=1 forces
+that path where they are built).
 """
 
 from setuptools import Extension, setup
@@ -14,6 +15,11 @@ setup(
         Extension(
             "replay.games.wonders_dice._ckernel",
             ["replay/games/wonders_dice/_ckernel.c"],
+            optional=True,
+        ),
+        Extension(  # the bots' listing and shuffle (replay/games/wonders_dice/cbots.py), the same way optional
+            "replay.games.wonders_dice._cbots",
+            ["replay/games/wonders_dice/_cbots.c"],
             optional=True,
         ),
         Extension(

@@ -2,14 +2,17 @@
 
     python bench/wonders_dice_bench.py              # 300 games per player count
     python bench/wonders_dice_bench.py --games 50   # quick
+    python bench/wonders_dice_bench.py --sim-only   # simulation only
 
 Replay is measured from the archive: read the Parquet files, decode to event records,
 fold every game with every rule check and claim. The baseline in the same run reads
 the same files and folds trivially (counts each game's events), so the ratio shows what
 the rules cost; the last row is the fold alone (the events already decoded, in memory).
-Simulation is measured per bot. Replay and the fold are measured twice in the same run, with the
-compiled kernel (``replay/games/wonders_dice/_ckernel.c``, where it is built) and with the pure-Python
-code (``compiled.use(False)``, what ``REPLAY_PURE=1`` gives), and with the compiled kernel but pyarrow's
+Simulation is measured per bot, with the compiled bots (``_cbots.c``: listing and shuffling the
+candidates, where built) and with the pure-Python code, alternating ``--rounds`` times (medians).
+Replay and the fold are measured twice in the same run, with the compiled kernel
+(``replay/games/wonders_dice/_ckernel.c``, where it is built) and with the pure-Python code
+(``compiled.use(False)``, what ``REPLAY_PURE=1`` gives), and with the compiled kernel but pyarrow's
 decoding instead of the compiled column decoder (``replay/columns.py``: the code before the sixth pass),
 alternating ``--rounds`` times: the rows are the medians, and the last rows the ratios. The baseline
 is measured both ways too. Times are the process's CPU time (``time.process_time``): on a
@@ -30,7 +33,7 @@ from game_bench import timed_replays
 from replay import columns
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.archive.compact import compact
-from replay.games.wonders_dice import compiled, simulate_game
+from replay.games.wonders_dice import cbots, compiled, simulate_game
 from replay.games.wonders_dice.projector import fold
 
 NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
@@ -41,6 +44,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=300, help="games per player count")
     ap.add_argument("--rounds", type=int, default=3, help="replays of each path, alternated (the rows are medians)")
     ap.add_argument("--no-sim", action="store_true", help="simulate random bots only (the games to replay)")
+    ap.add_argument("--sim-only", action="store_true", help="measure simulation only (no replay)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="replay-wd-bench-"))
     archive = Archive.init(work / "archive")
@@ -48,15 +52,29 @@ def main() -> None:
 
     sim = {}
     for bots in (("random",),) if args.no_sim else (("random",), ("greedy",)):
-        row = []
-        for n in range(2, 8):
-            t = time.process_time()
-            games = [simulate_game(f"{bots[0]}-{n}-{i}", NAMES[:n], n * 100_000 + i, bots) for i in range(args.games)]
-            row.append(args.games / (time.process_time() - t))
-            if bots == ("random",):
-                archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
-        sim[bots[0]] = row
-        print(f"{'simulate ' + bots[0] + ' games/s':<36}" + "".join(f"{v:12,.0f}" for v in row))
+        # with the compiled bots (cbots.py, where built) and with the pure-Python code, alternated
+        rates: dict[bool, list[list[float]]] = {True: [[] for _ in range(2, 8)], False: [[] for _ in range(2, 8)]}
+        for r in range(args.rounds):
+            for on in (True, False) if cbots.BUILT_CANDIDATES is not None else (False,):
+                with cbots.use(on):
+                    for n in range(2, 8):
+                        t = time.process_time()
+                        games = [simulate_game(f"{bots[0]}-{n}-{i}", NAMES[:n], n * 100_000 + i, bots)
+                                 for i in range(args.games)]
+                        rates[on][n - 2].append(args.games / (time.process_time() - t))
+                        if bots == ("random",) and r == 0 and not on:
+                            archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
+        for on, label in ((True, ""), (False, " pure")):
+            if rates[on][0]:
+                sim[bots[0] + label] = row = [statistics.median(v) for v in rates[on]]
+                print(f"{'simulate ' + bots[0] + ' games/s' + label:<36}" + "".join(f"{v:12,.0f}" for v in row))
+    for bot in ("random", "greedy"):
+        if bot in sim and bot + " pure" in sim:
+            ratios = [a / b for a, b in zip(sim[bot], sim[bot + " pure"])]
+            print(f"{'simulate ' + bot + ': compiled/pure':<36}" + "".join(f"{v:12,.2f}" for v in ratios))
+    if args.sim_only:
+        shutil.rmtree(work)
+        return
     compact(archive)
 
     # True: compiled kernel and column decoder; False: pure Python and pyarrow (REPLAY_PURE=1);
@@ -78,6 +96,7 @@ def main() -> None:
     counts = runs[False][0]
     print(f"compiled kernel: {'built' if compiled.BUILT_ACTION is not None else compiled.NOT_BUILT}")
     print(f"column decoder: {'built' if columns.BUILT is not None else columns.NOT_BUILT}")
+    print(f"compiled bots: {'built' if cbots.BUILT_CANDIDATES is not None else cbots.NOT_BUILT}")
     paths: tuple[tuple[bool | str, str], ...] = ((True, "compiled"), ("decode", "kernel, pyarrow decoding"), (False, "pure"))
     for on, label in paths:
         if on is not False and compiled.BUILT_ACTION is None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import random
 
 from replay.games.wonders_dice import simulate, simulate_game
-from replay.games.wonders_dice.bots import RandomBot, below, shuffler
+from replay.games.wonders_dice.bots import GreedyBot, RandomBot, below, shuffler
 from replay.games.wonders_dice.engine import Prompt, StepKey
 from replay.games.wonders_dice.rules_data import shipped_rulesets
+from replay.jsonl import dump_line
 
 NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
 
@@ -65,3 +66,32 @@ def test_the_cheaper_check_agrees_with_the_full_one(monkeypatch):
         simulate_game(f"c{i}", NAMES[:2 + i % 6], 60_000 + i, ("random",), rules,
                       rules.options.model_copy(update=updates[i % len(updates)]))
     assert _Checking.checked > 50_000
+
+
+class _Prompted(RandomBot):
+    """A random bot asked through its prompts (a subclass: the simulation's fast main path steps aside)."""
+
+
+class _PromptedGreedy(GreedyBot):
+    pass
+
+
+def test_the_bots_main_without_a_prompt_gives_the_same_games(monkeypatch):
+    """The simulation's fast path (the bot's ``main`` and the fused kernel) against every action asked
+    through the resolver's prompts: the same events, byte for byte."""
+    packs = shipped_rulesets()
+
+    def games() -> list[str]:
+        out = []
+        for i in range(60):
+            rules = packs["7wd-default-0.1.0" if i % 5 == 0 else "7wd-default"]
+            options = rules.options.model_copy(update=[{}, {"income": "when_chosen", "coin_cap": 9}, {"resolution": "seat_order"},
+                                                       {"completion": "after_effects", "void_actions": True}][i % 4])
+            bots = ("greedy", "random") if i % 3 == 0 else ("random",)
+            out += [dump_line(e) for e in simulate_game(f"m{i}", NAMES[:2 + i % 6], 70_000 + i, bots, rules, options)]
+        return out
+
+    fast = games()
+    monkeypatch.setattr(simulate, "RandomBot", _Prompted)
+    monkeypatch.setattr(simulate, "GreedyBot", _PromptedGreedy)
+    assert games() == fast

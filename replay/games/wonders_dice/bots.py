@@ -5,9 +5,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from .engine import Chooser, Prompt, StepKey, construction_coins, die_cost
+from . import cbots
+from .engine import (
+    BoardTables,
+    Chooser,
+    Prompt,
+    StepKey,
+    action_candidates,
+    construction_coins,
+    die_cost,
+    first_legal,
+    legal_candidates,
+)
 from .rules_data import Effect
 from .state import GameState, PlayerState
 
@@ -28,6 +40,9 @@ def below(rng: random.Random) -> Callable[[int], int]:
     if not _standard(rng):
         return lambda n: rng.choice(range(n))
     getrandbits = rng.getrandbits
+    fast = cbots.BELOW
+    if fast is not None:
+        return partial(fast, getrandbits)  # the same loop, compiled (cbots.py)
 
     def draw(n: int) -> int:
         k = n.bit_length()
@@ -41,11 +56,15 @@ def below(rng: random.Random) -> Callable[[int], int]:
 
 def shuffler(rng: random.Random) -> Callable[[list[Any]], None]:
     """``rng.shuffle``, drawing exactly the same numbers and giving the same order, faster: for the
-    standard generator, its Fisher-Yates loop with ``_randbelow`` written out; for any other
-    generator (a subclass with its own ``random``), ``rng.shuffle`` itself."""
+    standard generator, its Fisher-Yates loop with ``_randbelow`` written out (compiled where
+    ``_cbots`` is built); for any other generator (a subclass with its own ``random``),
+    ``rng.shuffle`` itself."""
     if not _standard(rng):
         return rng.shuffle
     getrandbits = rng.getrandbits
+    fast = cbots.SHUFFLE
+    if fast is not None:
+        return partial(fast, getrandbits)  # the same loop, compiled (cbots.py)
 
     def shuffle(x: list[Any]) -> None:
         for i in range(len(x) - 1, 0, -1):
@@ -82,6 +101,33 @@ class RandomBot(Chooser):
                     return c
         raise AssertionError(f"a {prompt.kind} prompt with no legal answer")
 
+    def main(self, state: GameState, p: PlayerState, tables: BoardTables) -> StepKey:
+        """The answer :meth:`choose` gives to ``p``'s main prompt, without the prompt (a simulation's
+        fast path): the same candidates in the same order, the same draws, the same pick."""
+        candidates = action_candidates(state, p, tables)
+        self.shuffle(candidates)
+        found = first_legal(state, p, candidates, False)
+        if found is None:
+            raise AssertionError("a main prompt with no legal answer")  # pass is always legal
+        return found
+
+
+class Then(Chooser):
+    """Answers ``first`` (already chosen: the main action), then asks ``chooser`` (the follow-ups)."""
+
+    __slots__ = ("first", "chooser")
+
+    def __init__(self, first: StepKey, chooser: Chooser) -> None:
+        self.first: StepKey | None = first
+        self.chooser = chooser
+
+    def choose(self, prompt: Prompt) -> StepKey:
+        first = self.first
+        if first is None:
+            return self.chooser.choose(prompt)
+        self.first = None
+        return first
+
 
 _EFFECT_VALUE = {
     "resource": 2.0, "shield": 1.2, "coins": 0.45, "cross": 2.5, "extra_action": 3.0, "die_discount": 1.5,
@@ -99,6 +145,14 @@ class GreedyBot(Chooser):
         options = prompt.options()
         if not options:
             raise AssertionError(f"a {prompt.kind} prompt with no legal answer")
+        return self._best(options)
+
+    def main(self, state: GameState, p: PlayerState, tables: BoardTables) -> StepKey:
+        """The answer :meth:`choose` gives to the main prompt, without the prompt (a simulation's
+        fast path): the same options in the same order, the same draws, the same pick."""
+        return self._best(legal_candidates(state, p, action_candidates(state, p, tables), False))
+
+    def _best(self, options: list[StepKey]) -> StepKey:
         p = self.state.players[self.seat]
         scored = [(self._value(p, o), self.rng.random(), o) for o in options]
         return max(scored)[2]
@@ -142,3 +196,7 @@ class GreedyBot(Chooser):
 
 
 BOTS = ("random", "greedy")
+
+PLAIN = (RandomBot, GreedyBot)
+"""The bots whose ``main`` a simulation calls instead of asking the main prompt (a subclass, e.g. a
+test's, is asked through its prompts)."""

@@ -24,6 +24,7 @@ from replay.errors import RuleViolation
 from replay.events import Event
 from replay.problems import Location, Problem
 
+from . import cbots
 from .rules_data import Building, Effect, Face, Lane, Options, Ruleset
 from .state import GameState, PlayerState
 
@@ -353,61 +354,12 @@ class _Action:
         return tuple(kinds)
 
     def _action_candidates(self, allowed: tuple[str, ...] = ("pass", "wonder", "build")) -> Iterable[StepKey]:
-        """Every action worth checking, in a fixed order (bots draw from it): pass, the Wonder's
-        open spaces, then for each Forum die the open spaces its face reaches (compiled tables)."""
-        out: list[StepKey] = []
-        if "pass" in allowed:
-            out.append(_PASS)
-        crossed_of = self.p.crossed
-        tables = self.tables
-        lanes: list[LaneKeys] = list(tables.wonder_keys) if "wonder" in allowed else []
-        if "build" in allowed:
-            roll, die_keys = self.state.roll, tables.die_keys
-            for die, colour in self.state.forum.items():
-                lanes.extend(die_keys(die, colour, roll[die][0]))
-        for building, ordered, spaces, keys in lanes:
-            crossed = crossed_of.get(building)
-            if not crossed:
-                if ordered:
-                    out.append(keys[0])
-                else:
-                    out.extend(keys)
-            elif ordered:
-                for i, x in enumerate(spaces):
-                    if x not in crossed:
-                        out.append(keys[i])
-                        break
-            else:
-                out.extend([k for x, k in zip(spaces, keys) if x not in crossed])
-        return out
+        """Every action worth checking, in a fixed order (bots draw from it): :func:`action_candidates`."""
+        return action_candidates(self.state, self.p, self.tables, allowed)
 
     def _candidate_ok(self, s: StepKey, free: bool) -> bool:
-        """Whether an action listed by :meth:`_action_candidates` is legal: exactly
-        ``_action_problem(s, free, main) is None`` for those (the listing already holds the die to
-        the Forum and its reach, and the space to its lane's order; what is left is the locks, the
-        Guild Court's condition and the payment)."""
-        kind = s[0]
-        if kind == "pass":
-            return True
-        p = self.p
-        special = self.rules.start.special
-        b = p.board[s[2]]  # type: ignore[index]  # a listed build or Wonder step names its building
-        if kind == "wonder":
-            die, extra, credit = None, 0, 0
-        else:
-            die = s[1]
-            assert die is not None  # a listed build step names its die
-            colour = self.state.forum[die]
-            if colour in special and colour not in p.unlocked:
-                return False
-            extra = die_cost(self.state, p, die, free)
-            credit = p.income.get(colour, 0) if self.options.income == "when_chosen" else 0
-        if b.colour in special and b.colour not in p.unlocked:
-            return False
-        if b.guild and self._guild_problem(die) is not None:
-            return False
-        owed = extra + construction_coins(p, b.space[s[4]].cost)  # type: ignore[index]  # and its space
-        return owed <= (self._gained(credit) if credit else p.coins)
+        """Whether an action listed by :meth:`_action_candidates` is legal: :func:`candidate_ok`."""
+        return candidate_ok(self.state, self.p, s, free)
 
     def _open(self, lane: Lane, building: str) -> Iterable[str]:
         """The spaces of a lane that could be crossed now: the next one on an arrow, or any open one.
@@ -651,6 +603,104 @@ class _Action:
             assert step.building is not None and step.space is not None  # checked by problem_in
             self._cross(step.building, step.space, extra_coins=0)
             buildings = (step.building,)  # "up to two spaces of the building shown": the same building
+
+
+_ALL_ACTIONS = ("pass", "wonder", "build")
+
+
+def action_candidates(state: GameState, p: PlayerState, tables: BoardTables,
+                      allowed: tuple[str, ...] = _ALL_ACTIONS) -> list[StepKey]:
+    """Every action of ``p`` worth checking, in a fixed order (bots draw from it, so the order and
+    the length are part of every seeded game): pass, the Wonder's open spaces, then for each Forum
+    die the open spaces its face reaches (the board's compiled tables): on an arrow its next space,
+    on an unordered lane every open one. (Every other space breaks space.order or space.taken.)
+    The compiled bots (``cbots.py``), where built, list the same."""
+    fast = cbots.CANDIDATES
+    if fast is not None:
+        return fast(_PASS if "pass" in allowed else None, tables.wonder_keys if "wonder" in allowed else (),
+                    state.forum if "build" in allowed else None, state.roll, tables.keys, tables.die_keys, p.crossed)
+    out: list[StepKey] = [_PASS] if "pass" in allowed else []
+    crossed_of = p.crossed
+    lanes: list[LaneKeys] = list(tables.wonder_keys) if "wonder" in allowed else []
+    if "build" in allowed:
+        roll, made = state.roll, tables.keys
+        for die, colour in state.forum.items():
+            key = (die, colour, roll[die][0])
+            found = made.get(key)
+            lanes += found if found is not None else tables.die_keys(*key)
+    append = out.append
+    for building, ordered, spaces, keys in lanes:
+        crossed = crossed_of.get(building)
+        if not crossed:
+            if ordered:
+                append(keys[0])
+            else:
+                out += keys
+        elif ordered:
+            for i, x in enumerate(spaces):
+                if x not in crossed:
+                    append(keys[i])
+                    break
+        else:
+            out += [k for x, k in zip(spaces, keys) if x not in crossed]
+    return out
+
+
+def candidate_ok(state: GameState, p: PlayerState, s: StepKey, free: bool) -> bool:
+    """Whether an action listed by :func:`action_candidates` is legal: exactly the resolver's
+    ``_action_problem(s, free, main) is None`` for those (the listing already holds the die to the
+    Forum and its reach, and the space to its lane's order; what is left is the locks, the Guild
+    Court's condition and the payment). ``tests/test_wd_fast_choice.py`` compares the two."""
+    kind = s[0]
+    if kind == "pass":
+        return True
+    start = state.rules.start
+    special = start.special
+    b = p.board[s[2]]  # type: ignore[index]  # a listed build or Wonder step names its building
+    if kind == "wonder":
+        die, owed, credit = None, 0, 0
+    else:
+        die = s[1]
+        assert die is not None  # a listed build step names its die
+        colour = state.forum[die]
+        if colour in special and colour not in p.unlocked:
+            return False
+        # die_cost, written out (this is the bots' inner loop)
+        owed = 0 if free or colour in p.free_colours else max(
+            0, start.forum_sections[state.roll[die][1]] - p.discount_all - p.discount.get(colour, 0))
+        credit = p.income.get(colour, 0) if state.options.income == "when_chosen" else 0
+    if b.colour in special and b.colour not in p.unlocked:
+        return False
+    if b.guild and _Action(state, p, _NO_QUESTIONS)._guild_problem(die) is not None:
+        return False
+    cost = b.space[s[4]].cost  # type: ignore[index]  # and its space
+    if cost:
+        owed += max(0, cost - max(0, p.resources))  # construction_coins
+    return owed <= (gained(state.options, p, credit) if credit else p.coins)
+
+
+def first_legal(state: GameState, p: PlayerState, candidates: list[StepKey], free: bool) -> StepKey | None:
+    """The first of ``candidates`` (listed by :func:`action_candidates`) that :func:`candidate_ok`
+    finds legal, or None. The compiled bots (``cbots.py``), where built, decide the usual candidate
+    themselves and ask :func:`candidate_ok` about any other (a Guild Court space)."""
+    fast = cbots.FIRST_OK
+    if fast is not None:
+        found: StepKey | None = fast(candidates, state, p, free, candidate_ok)
+        return found
+    for c in candidates:
+        if candidate_ok(state, p, c, free):
+            return c
+    return None
+
+
+def legal_candidates(state: GameState, p: PlayerState, candidates: list[StepKey], free: bool) -> list[StepKey]:
+    """The ``candidates`` (listed by :func:`action_candidates`) that :func:`candidate_ok` finds legal,
+    in order; compiled where built, as :func:`first_legal` is."""
+    fast = cbots.ALL_OK
+    if fast is not None:
+        found: list[StepKey] = fast(candidates, state, p, free, candidate_ok)
+        return found
+    return [c for c in candidates if candidate_ok(state, p, c, free)]
 
 
 def gained(options: Options, p: PlayerState, coins: int) -> int:

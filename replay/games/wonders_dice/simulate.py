@@ -8,15 +8,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from replay.contract import Bots, Position
+from replay.contract import Bots
 from replay.driver import Replay
 from replay.errors import ReplayError
 from replay.events import Event
+from replay.gcpause import gc_paused
 
-from .bots import BOTS, GreedyBot, RandomBot, below
-from .engine import Chooser, Outcome, StepKey, fail_for, resolve
+from .bots import BOTS, PLAIN, GreedyBot, RandomBot, Then, below
+from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve
 from .events import KIND
-from .projector import _done, act, finish_actions
+from .kernel import direct_action
+from .projector import _done, _start_turn, act, apply_trusted, finish_actions
 from .rules_data import Options, Ruleset, default_ruleset
 from .scoring import final_scores
 from .state import GameState
@@ -28,6 +30,7 @@ def _step_dict(s: StepKey) -> dict[str, Any]:
     return {"kind": s.kind, "die": s.die, "building": s.building, "lane": s.lane, "space": s.space, "slot": s.slot}
 
 
+@gc_paused()  # many small objects and no cycles: reference counting frees them all (replay/gcpause.py)
 def simulate_game(
     game_id: str,
     names: Sequence[str],
@@ -77,43 +80,68 @@ def simulate_game(
     draw = below(rng)  # rng.randrange(n), and rng.choice(seq) is seq[draw(len(seq))]: the same numbers, fewer calls
     two_phase = opts.resolution == "two_phase"
     no_second = Outcome(0, 0, [])
+    players = state.players
+    # The main action of a plain random or greedy bot is chosen without its prompt (the same
+    # candidates, draws and pick: the bot's ``main``) and, when it asks nothing further, applied by
+    # the fused kernel; anything else goes through the resolver, the bot answering the rest.
+    fast: list[RandomBot | GreedyBot | None] = [
+        c if not two_phase and isinstance(c, PLAIN) and type(c) in PLAIN else None for c in choosers  # (not a subclass)
+    ]
+    tables = [board_tables(rules, pl.board) for pl in players]
+    made: list[dict[str, Any] | None] = [None] * n  # a seat's one step as the kernel read it this turn, for its event
     # Every event is made from choices checked as they were made (each bot answers only what its
-    # prompt allows), so the driver applies it trusted (Rules.apply_trusted): the rolls, swaps and
+    # prompt allows), so it is applied trusted, as Rules.apply_trusted would: the rolls, swaps and
     # ends of turns without their checks; the actions are resolved on the table as they are chosen.
+    # The driver is not needed past the start (nobody observes a simulation's steps).
     while state.phase != "over":
         if state.turn >= MAX_TURNS:
             raise ReplayError(f"game {game_id} did not end within {MAX_TURNS} turns (seed {seed})")
         turn = state.turn + 1
         dice = []
+        roll = {}
         for d, c in state.forum.items():
             shown = faces[c]
             face = shown[draw(len(shown))]
-            dice.append({"id": d, "colour": c, "face": face, "section": draw(sections)})
-        replay.push_trusted(emit("dice_rolled", 1, {"turn": turn, "dice": dice}))
+            section = draw(sections)
+            dice.append({"id": d, "colour": c, "face": face, "section": section})
+            roll[d] = (face, section)
+        state.seq = emit("dice_rolled", 1, {"turn": turn, "dice": dice}).seq
+        _start_turn(state, roll, turn)
         # the bots' choices are resolved on the table as they are made: the events record them
         if two_phase:
             firsts = [act(state, seat, turn, choosers[seat], fail_for(state, events[-1], seat)) for seat in range(n)]
         else:
             firsts = []
             for seat in range(n):
-                firsts.append(resolve(state, seat, choosers[seat]))
+                bot = fast[seat]
+                if bot is None:
+                    firsts.append(resolve(state, seat, choosers[seat]))
+                else:
+                    step = bot.main(state, players[seat], tables[seat])
+                    as_dict = _step_dict(step)  # the event's step, and what the kernel reads
+                    done = direct_action(state, seat, as_dict, trusted=True)
+                    if done is None:  # a question to ask: the resolver, the main step already answered
+                        firsts.append(resolve(state, seat, Then(step, bot)))
+                        made[seat] = None
+                    else:
+                        firsts.append(Outcome(done[0], done[1], [step]))
+                        made[seat] = as_dict
                 _done(state, seat)
         seconds = finish_actions(state, dict(enumerate(choosers)))[1] if two_phase else {}  # every seat's follow-ups
         for seat, first in enumerate(firsts):
             second = seconds.get(seat, no_second)
             steps = first.steps + second.steps if second.steps else first.steps
-            action = emit("action_taken", 1, {
-                "turn": turn, "player": seat, "steps": [_step_dict(s) for s in steps],
+            state.seq = emit("action_taken", 1, {
+                "turn": turn, "player": seat,
+                "steps": [made[seat]] if made[seat] is not None else [_step_dict(s) for s in steps],
                 "claims": {"paid": first.paid + second.paid, "vp": first.vp + second.vp,
-                           "coins": state.players[seat].coins},
-            })
-            state.seq = action.seq
-            replay.push_applied(action, Position(turn=turn, seat=seat))
+                           "coins": players[seat].coins},
+            }).seq
         for die in list(state.pending_swaps):
             greys = [d for d, c in state.forum.items() if c == "grey"]
-            replay.push_trusted(emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
-        replay.push_trusted(emit("turn_ended", 1, {"turn": turn}))
-    replay.push_trusted(emit("game_ended", 1, final_scores(state)))
+            apply_trusted(state, emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
+        apply_trusted(state, emit("turn_ended", 1, {"turn": turn}))
+    apply_trusted(state, emit("game_ended", 1, final_scores(state)))
     return events
 
 

@@ -1,0 +1,445 @@
+/* The compiled part of the 7 Wonders Dice bots' choice (optional: see cbots.py).
+ *
+ * Five functions, each the exact equivalent of a piece of pure Python, which stays the reference and
+ * the fallback (tests/test_wd_cbots.py compares both, function by function and on whole seeded games):
+ *
+ *   candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) -> list
+ *       engine.action_candidates's listing: ``first`` (the pass step, or None), then for the Wonder's
+ *       lanes and, unless ``forum`` is None, each Forum die's lanes (``made[(die, colour, face)]``, or
+ *       ``die_keys(die, colour, face)`` when not made yet), the open spaces' steps: on an arrow
+ *       (``ordered``) the first space not crossed, on an unordered lane every space not crossed.
+ *   first_ok(candidates, state, p, free, slow) -> the first legal candidate, or None
+ *       the first c of the list for which engine.candidate_ok(state, p, c, free) holds: decided here
+ *       for the usual candidate (pass; a build or Wonder space not on a Guild Court, with exact small
+ *       ints), and by ``slow`` (the Python candidate_ok itself) for any other.
+ *   all_ok(candidates, state, p, free, slow) -> list
+ *       every candidate of the list for which it holds, in order (decided the same way).
+ *   below(getrandbits, n) -> int
+ *       random.Random.randrange(n) (n > 0) as the standard generator draws it (_randbelow_with_getrandbits).
+ *   shuffle(getrandbits, x) -> None
+ *       random.Random.shuffle(x) as CPython's standard generator does it (Fisher-Yates from the end,
+ *       each index drawn by _randbelow_with_getrandbits): the same draws, the same order.
+ *
+ * A lane is the tuple engine.BoardTables makes: (building, ordered, spaces, keys), spaces and keys
+ * tuples of the same length. Anything else raises TypeError (never met: the tables make the lanes).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* Append the open spaces' steps of one lane to ``out``; -1 on error. */
+static int open_steps(PyObject *out, PyObject *lane, PyObject *crossed_of) {
+    if (!PyTuple_CheckExact(lane) || PyTuple_GET_SIZE(lane) != 4) {
+        PyErr_SetString(PyExc_TypeError, "a lane is (building, ordered, spaces, keys)");
+        return -1;
+    }
+    PyObject *building = PyTuple_GET_ITEM(lane, 0), *spaces = PyTuple_GET_ITEM(lane, 2),
+             *keys = PyTuple_GET_ITEM(lane, 3);
+    if (!PyTuple_CheckExact(spaces) || !PyTuple_CheckExact(keys) || PyTuple_GET_SIZE(spaces) != PyTuple_GET_SIZE(keys)) {
+        PyErr_SetString(PyExc_TypeError, "a lane's spaces and keys are tuples of the same length");
+        return -1;
+    }
+    int ordered = PyObject_IsTrue(PyTuple_GET_ITEM(lane, 1));
+    if (ordered < 0) return -1;
+    Py_ssize_t n = PyTuple_GET_SIZE(keys);
+    PyObject *crossed = PyDict_GetItemWithError(crossed_of, building); /* borrowed */
+    if (crossed == NULL && PyErr_Occurred()) return -1;
+    int any = crossed == NULL ? 0 : PyObject_IsTrue(crossed);
+    if (any < 0) return -1;
+    if (!any) {
+        if (ordered) {
+            if (n == 0) {
+                PyErr_SetString(PyExc_IndexError, "tuple index out of range"); /* keys[0], as the Python */
+                return -1;
+            }
+            return PyList_Append(out, PyTuple_GET_ITEM(keys, 0));
+        }
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (PyList_Append(out, PyTuple_GET_ITEM(keys, i)) < 0) return -1;
+        return 0;
+    }
+    int is_set = PyAnySet_CheckExact(crossed);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(spaces, i);
+        int in = is_set ? PySet_Contains(crossed, x) : PySequence_Contains(crossed, x);
+        if (in < 0) return -1;
+        if (!in) {
+            if (PyList_Append(out, PyTuple_GET_ITEM(keys, i)) < 0) return -1;
+            if (ordered) return 0; /* an arrow: only its next space */
+        }
+    }
+    return 0;
+}
+
+static int lanes_steps(PyObject *out, PyObject *lanes, PyObject *crossed_of) {
+    if (!PyTuple_CheckExact(lanes)) {
+        PyErr_SetString(PyExc_TypeError, "lanes are a tuple");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lanes); i++)
+        if (open_steps(out, PyTuple_GET_ITEM(lanes, i), crossed_of) < 0) return -1;
+    return 0;
+}
+
+static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) takes 7 arguments");
+        return NULL;
+    }
+    PyObject *first = args[0], *wonder = args[1], *forum = args[2], *roll = args[3], *made = args[4],
+             *die_keys = args[5], *crossed_of = args[6];
+    if (!PyDict_Check(crossed_of) || !PyDict_Check(made) || (forum != Py_None && (!PyDict_Check(forum) || !PyDict_Check(roll)))) {
+        PyErr_SetString(PyExc_TypeError, "crossed_of, made, forum and roll are dicts");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    if (first != Py_None && PyList_Append(out, first) < 0) goto error;
+    if (lanes_steps(out, wonder, crossed_of) < 0) goto error;
+    if (forum != Py_None) {
+        Py_ssize_t pos = 0;
+        PyObject *die, *colour;
+        while (PyDict_Next(forum, &pos, &die, &colour)) {
+            PyObject *rolled = PyDict_GetItemWithError(roll, die); /* borrowed */
+            if (rolled == NULL) {
+                if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, die);
+                goto error;
+            }
+            PyObject *face = PySequence_GetItem(rolled, 0);
+            if (face == NULL) goto error;
+            PyObject *key = PyTuple_Pack(3, die, colour, face);
+            Py_DECREF(face);
+            if (key == NULL) goto error;
+            PyObject *lanes = PyDict_GetItemWithError(made, key); /* borrowed */
+            if (lanes != NULL) {
+                Py_INCREF(lanes);
+            } else if (PyErr_Occurred()) {
+                Py_DECREF(key);
+                goto error;
+            } else {
+                lanes = PyObject_Call(die_keys, key, NULL); /* made on first use (and kept by the tables) */
+            }
+            Py_DECREF(key);
+            if (lanes == NULL) goto error;
+            int rc = lanes_steps(out, lanes, crossed_of);
+            Py_DECREF(lanes);
+            if (rc < 0) goto error;
+        }
+    }
+    return out;
+error:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* random.Random._randbelow_with_getrandbits(n): getrandbits(n.bit_length()) until below n; -1 on error. */
+static Py_ssize_t randbelow(PyObject *getrandbits, Py_ssize_t n) {
+    int k = 0;
+    for (Py_ssize_t m = n; m; m >>= 1) k++; /* n.bit_length() */
+    PyObject *bits = PyLong_FromLong(k);
+    if (bits == NULL) return -1;
+    Py_ssize_t j;
+    do {
+        PyObject *r = PyObject_CallOneArg(getrandbits, bits);
+        if (r == NULL) {
+            Py_DECREF(bits);
+            return -1;
+        }
+        j = PyLong_AsSsize_t(r);
+        Py_DECREF(r);
+        if (j < 0) { /* an error, or a generator giving negative numbers */
+            Py_DECREF(bits);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "getrandbits gave a negative number");
+            return -1;
+        }
+    } while (j >= n);
+    Py_DECREF(bits);
+    return j;
+}
+
+static PyObject *below(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Py_ssize_t n;
+    if (nargs != 2 || !PyLong_CheckExact(args[1]) || (n = PyLong_AsSsize_t(args[1])) <= 0) {
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "below(getrandbits, n): n a positive int");
+        }
+        return NULL;
+    }
+    Py_ssize_t j = randbelow(args[0], n);
+    return j < 0 ? NULL : PyLong_FromSsize_t(j);
+}
+
+static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "shuffle(getrandbits, x): x a list");
+        return NULL;
+    }
+    PyObject *getrandbits = args[0], *x = args[1];
+    for (Py_ssize_t i = PyList_GET_SIZE(x) - 1; i > 0; i--) {
+        Py_ssize_t j = randbelow(getrandbits, i + 1);
+        if (j < 0) return NULL;
+        if (i >= PyList_GET_SIZE(x)) { /* the list changed size meanwhile (a generator of its own) */
+            PyErr_SetString(PyExc_RuntimeError, "shuffle: the list changed size");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(x, i);
+        PyList_SET_ITEM(x, i, PyList_GET_ITEM(x, j));
+        PyList_SET_ITEM(x, j, a);
+    }
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ first_ok */
+
+static PyObject *s_rules, *s_start, *s_special, *s_board, *s_forum, *s_unlocked, *s_free_colours, *s_forum_sections,
+    *s_roll, *s_discount_all, *s_discount, *s_options, *s_income, *s_colour, *s_guild, *s_space, *s_cost, *s_resources,
+    *s_coins, *s_coin_cap, *v_pass, *v_wonder, *v_when_chosen;
+
+/* What first_ok reads once per call: the table as every candidate of one question sees it. */
+typedef struct {
+    PyObject *special, *board, *forum, *unlocked, *free_colours, *forum_sections, *roll, *discount, *income, *coin_cap;
+    long discount_all, coins;
+    int when_chosen, capped;
+    long cap;
+} Table;
+
+/* An exact int that fits a C long (and stays far from overflow), into *out; 0 if not (no error set). */
+static int small_long(PyObject *o, long *out) {
+    int overflow = 0;
+    if (o == NULL || !PyLong_CheckExact(o)) return 0;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred()) || v <= -1000000000L || v >= 1000000000L) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* x in container, for a set, tuple or anything else; -1 on error. */
+static int contains(PyObject *container, PyObject *x) {
+    return PyAnySet_Check(container) ? PySet_Contains(container, x) : PySequence_Contains(container, x);
+}
+
+/* A new reference to d.get(key) (d a dict), or NULL with *missing set (no error), or NULL with an error. */
+static PyObject *dict_get(PyObject *d, PyObject *key, int *missing) {
+    *missing = 0;
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    if (v == NULL) {
+        if (!PyErr_Occurred()) *missing = 1;
+        return NULL;
+    }
+    Py_INCREF(v);
+    return v;
+}
+
+/* The candidate's verdict, as engine.candidate_ok gives it: 1 legal, 0 not, 2 for the Python to
+ * decide (a Guild Court space, a value of an unusual type), -1 on an error (the Python's own). */
+static int verdict(Table *t, PyObject *p, PyObject *s, int free) {
+    if (!PyTuple_Check(s) || PyTuple_GET_SIZE(s) < 5) return 2;
+    PyObject *kind = PyTuple_GET_ITEM(s, 0);
+    int is = PyObject_RichCompareBool(kind, v_pass, Py_EQ);
+    if (is != 0) return is; /* pass: always legal (or an error) */
+    int wonder = PyObject_RichCompareBool(kind, v_wonder, Py_EQ);
+    if (wonder < 0) return -1;
+    int rc = -1, missing;
+    long owed = 0, credit = 0;
+    PyObject *b = PyObject_GetItem(t->board, PyTuple_GET_ITEM(s, 2)), *colour = NULL, *bcolour = NULL, *guild = NULL,
+             *spaces = NULL, *space = NULL, *cost_o = NULL, *v = NULL;
+    if (b == NULL) return -1;
+    if (!wonder) {
+        PyObject *die = PyTuple_GET_ITEM(s, 1);
+        if ((colour = PyObject_GetItem(t->forum, die)) == NULL) goto done;
+        if ((is = contains(t->special, colour)) < 0) goto done;
+        if (is) {
+            if ((is = contains(t->unlocked, colour)) < 0) goto done;
+            if (!is) { rc = 0; goto done; }
+        }
+        if ((is = free ? 1 : contains(t->free_colours, colour)) < 0) goto done;
+        if (!is) { /* die_cost */
+            long section, price, off = 0;
+            PyObject *rolled = PyObject_GetItem(t->roll, die);
+            if (rolled == NULL) goto done;
+            PyObject *section_o = PySequence_GetItem(rolled, 1);
+            Py_DECREF(rolled);
+            if (section_o == NULL) goto done;
+            int ok = small_long(section_o, &section);
+            Py_DECREF(section_o);
+            if (!ok || section < 0) { rc = 2; goto done; }
+            v = PySequence_GetItem(t->forum_sections, section);
+            if (v == NULL) goto done;
+            ok = small_long(v, &price);
+            Py_CLEAR(v);
+            if (!ok) { rc = 2; goto done; }
+            v = dict_get(t->discount, colour, &missing);
+            if (v == NULL && !missing) goto done;
+            if (v != NULL && !small_long(v, &off)) { rc = 2; goto done; }
+            Py_CLEAR(v);
+            owed = price - t->discount_all - off;
+            if (owed < 0) owed = 0;
+        }
+        if (t->when_chosen) {
+            v = dict_get(t->income, colour, &missing);
+            if (v == NULL && !missing) goto done;
+            if (v != NULL && !small_long(v, &credit)) { rc = 2; goto done; }
+            Py_CLEAR(v);
+        }
+    }
+    if ((bcolour = PyObject_GetAttr(b, s_colour)) == NULL) goto done;
+    if ((is = contains(t->special, bcolour)) < 0) goto done;
+    if (is) {
+        if ((is = contains(t->unlocked, bcolour)) < 0) goto done;
+        if (!is) { rc = 0; goto done; }
+    }
+    if ((guild = PyObject_GetAttr(b, s_guild)) == NULL) goto done;
+    if ((is = PyObject_IsTrue(guild)) < 0) goto done;
+    if (is) { rc = 2; goto done; } /* the Guild Court's condition: the Python's */
+    if ((spaces = PyObject_GetAttr(b, s_space)) == NULL) goto done;
+    if ((space = PyObject_GetItem(spaces, PyTuple_GET_ITEM(s, 4))) == NULL) goto done;
+    if ((cost_o = PyObject_GetAttr(space, s_cost)) == NULL) goto done;
+    long cost;
+    if (!small_long(cost_o, &cost)) { rc = 2; goto done; }
+    if (cost) { /* construction_coins */
+        long resources;
+        if ((v = PyObject_GetAttr(p, s_resources)) == NULL) goto done;
+        if (!small_long(v, &resources)) { rc = 2; goto done; }
+        long missing_resources = cost - (resources > 0 ? resources : 0);
+        owed += missing_resources > 0 ? missing_resources : 0;
+    }
+    long available = t->coins;
+    if (credit) {
+        available = t->coins + credit;
+        if (t->capped && t->cap < available) available = t->cap;
+    }
+    rc = owed <= available;
+done:
+    Py_XDECREF(v);
+    Py_XDECREF(cost_o);
+    Py_XDECREF(space);
+    Py_XDECREF(spaces);
+    Py_XDECREF(guild);
+    Py_XDECREF(bcolour);
+    Py_XDECREF(colour);
+    Py_DECREF(b);
+    return rc;
+}
+
+static void table_clear(Table *t) {
+    Py_CLEAR(t->special); Py_CLEAR(t->board); Py_CLEAR(t->forum); Py_CLEAR(t->unlocked); Py_CLEAR(t->free_colours);
+    Py_CLEAR(t->forum_sections); Py_CLEAR(t->roll); Py_CLEAR(t->discount); Py_CLEAR(t->income); Py_CLEAR(t->coin_cap);
+}
+
+/* Read the table once; 1 done, 0 unusual (the Python decides every candidate), -1 on an error. */
+static int table_read(Table *t, PyObject *state, PyObject *p) {
+    PyObject *rules = NULL, *start = NULL, *options = NULL, *o = NULL;
+    int rc = -1;
+    memset(t, 0, sizeof *t);
+    if ((rules = PyObject_GetAttr(state, s_rules)) == NULL || (start = PyObject_GetAttr(rules, s_start)) == NULL
+        || (options = PyObject_GetAttr(state, s_options)) == NULL
+        || (t->special = PyObject_GetAttr(start, s_special)) == NULL
+        || (t->forum_sections = PyObject_GetAttr(start, s_forum_sections)) == NULL
+        || (t->board = PyObject_GetAttr(p, s_board)) == NULL || (t->forum = PyObject_GetAttr(state, s_forum)) == NULL
+        || (t->roll = PyObject_GetAttr(state, s_roll)) == NULL || (t->unlocked = PyObject_GetAttr(p, s_unlocked)) == NULL
+        || (t->free_colours = PyObject_GetAttr(p, s_free_colours)) == NULL
+        || (t->discount = PyObject_GetAttr(p, s_discount)) == NULL || (t->income = PyObject_GetAttr(p, s_income)) == NULL
+        || (t->coin_cap = PyObject_GetAttr(options, s_coin_cap)) == NULL)
+        goto done;
+    rc = 0;
+    if (!PyDict_CheckExact(t->discount) || !PyDict_CheckExact(t->income)) goto done;
+    if ((o = PyObject_GetAttr(p, s_discount_all)) == NULL) { rc = -1; goto done; }
+    if (!small_long(o, &t->discount_all)) goto done;
+    Py_CLEAR(o);
+    if ((o = PyObject_GetAttr(p, s_coins)) == NULL) { rc = -1; goto done; }
+    if (!small_long(o, &t->coins)) goto done;
+    Py_CLEAR(o);
+    t->capped = t->coin_cap != Py_None;
+    if (t->capped && !small_long(t->coin_cap, &t->cap)) goto done;
+    if ((o = PyObject_GetAttr(options, s_income)) == NULL) { rc = -1; goto done; }
+    if ((t->when_chosen = PyObject_RichCompareBool(o, v_when_chosen, Py_EQ)) < 0) { rc = -1; goto done; }
+    rc = 1;
+done:
+    Py_XDECREF(o);
+    Py_XDECREF(options);
+    Py_XDECREF(start);
+    Py_XDECREF(rules);
+    return rc;
+}
+
+/* The candidates engine.candidate_ok finds legal: the first (``all`` 0: the candidate or None) or
+ * every one (``all`` 1: a list). */
+static PyObject *legal(PyObject *const *args, Py_ssize_t nargs, int all, const char *usage) {
+    if (nargs != 5 || !PyList_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    PyObject *candidates = args[0], *state = args[1], *p = args[2], *slow = args[4];
+    int free = PyObject_IsTrue(args[3]);
+    if (free < 0) return NULL;
+    Table t;
+    int usual = table_read(&t, state, p);
+    PyObject *found = NULL, *out = NULL;
+    if (usual < 0) goto done;
+    if (all && (out = PyList_New(0)) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(candidates); i++) {
+        PyObject *c = PyList_GET_ITEM(candidates, i);
+        Py_INCREF(c);
+        int ok = usual ? verdict(&t, p, c, free) : 2;
+        if (ok == 2) { /* the Python decides */
+            PyObject *r = PyObject_CallFunctionObjArgs(slow, state, p, c, args[3], NULL);
+            ok = r == NULL ? -1 : PyObject_IsTrue(r);
+            Py_XDECREF(r);
+        }
+        if (ok > 0 && !all) {
+            found = c;
+            goto done;
+        }
+        if (ok > 0 && PyList_Append(out, c) < 0) ok = -1;
+        Py_DECREF(c);
+        if (ok < 0) goto done;
+    }
+    found = all ? Py_NewRef(out) : Py_NewRef(Py_None);
+done:
+    Py_XDECREF(out);
+    table_clear(&t);
+    return found;
+}
+
+static PyObject *first_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return legal(args, nargs, 0, "first_ok(candidates, state, p, free, slow): candidates a list");
+}
+
+static PyObject *all_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return legal(args, nargs, 1, "all_ok(candidates, state, p, free, slow): candidates a list");
+}
+
+static PyMethodDef methods[] = {
+    {"candidates", (PyCFunction)(void (*)(void))candidates, METH_FASTCALL,
+     "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of): engine.action_candidates's listing"},
+    {"below", (PyCFunction)(void (*)(void))below, METH_FASTCALL,
+     "below(getrandbits, n): random.Random.randrange(n) for the standard generator, the same draws"},
+    {"first_ok", (PyCFunction)(void (*)(void))first_ok, METH_FASTCALL,
+     "first_ok(candidates, state, p, free, slow): the first candidate engine.candidate_ok finds legal, or None"},
+    {"all_ok", (PyCFunction)(void (*)(void))all_ok, METH_FASTCALL,
+     "all_ok(candidates, state, p, free, slow): the candidates engine.candidate_ok finds legal, in order"},
+    {"shuffle", (PyCFunction)(void (*)(void))shuffle, METH_FASTCALL,
+     "shuffle(getrandbits, x): random.Random.shuffle(x) for the standard generator, the same draws"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_cbots",
+                                    "The compiled part of the 7 Wonders Dice bots' choice (see cbots.py).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+#define INTERN(var, text) if (((var) = PyUnicode_InternFromString(text)) == NULL) return NULL
+
+PyMODINIT_FUNC PyInit__cbots(void) {
+    INTERN(s_rules, "rules"); INTERN(s_start, "start"); INTERN(s_special, "special"); INTERN(s_board, "board");
+    INTERN(s_forum, "forum"); INTERN(s_unlocked, "unlocked"); INTERN(s_free_colours, "free_colours");
+    INTERN(s_forum_sections, "forum_sections"); INTERN(s_roll, "roll"); INTERN(s_discount_all, "discount_all");
+    INTERN(s_discount, "discount"); INTERN(s_options, "options"); INTERN(s_income, "income"); INTERN(s_colour, "colour");
+    INTERN(s_guild, "guild"); INTERN(s_space, "space"); INTERN(s_cost, "cost"); INTERN(s_resources, "resources");
+    INTERN(s_coins, "coins"); INTERN(s_coin_cap, "coin_cap"); INTERN(v_pass, "pass"); INTERN(v_wonder, "wonder");
+    INTERN(v_when_chosen, "when_chosen");
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,62 @@
+"""The compiled part of the bots' choice (``_cbots``, a C extension built with the package when a
+compiler is there), and the switch between it and the pure-Python code.
+
+Simulating a game is mostly the bots listing, shuffling and checking candidate actions; the
+extension does the three: :func:`engine.action_candidates`'s listing (``candidates``),
+``random.Random.shuffle`` and ``randrange`` for the standard generator (``shuffle``, ``below``: the
+dice are rolled with it too), and :func:`engine.first_legal` and :func:`engine.legal_candidates`, the
+first legal candidate and all of them (``first_ok``, ``all_ok``: the usual candidate decided in C, any
+other, a Guild Court space, by the Python ``candidate_ok``),
+each giving exactly what the Python gives, so that seeded games stay byte-identical. The Python
+code is the reference and the fallback (``tests/test_wd_cbots.py`` compares both on thousands of
+seeded games).
+
+``REPLAY_PURE=1`` in the environment (read at import) forces the pure-Python code; so does a machine
+where the extension was not built. :func:`use` switches in-process (the benchmark compares both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from replay.compiled_ext import PURE, load
+
+_module, NOT_BUILT = load(__package__, "_cbots", "the compiled bots")
+"""Why the extension is not there ("" when it is)."""
+
+BUILT_CANDIDATES: Callable[..., list[Any]] | None = None if _module is None else _module.candidates
+BUILT_SHUFFLE: Callable[[Callable[[int], int], list[Any]], None] | None = None if _module is None else _module.shuffle
+BUILT_BELOW: Callable[[Callable[[int], int], int], int] | None = None if _module is None else _module.below
+BUILT_FIRST_OK: Callable[..., Any] | None = None if _module is None else _module.first_ok
+BUILT_ALL_OK: Callable[..., Any] | None = None if _module is None else _module.all_ok
+
+CANDIDATES = None if PURE else BUILT_CANDIDATES
+"""``candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of)``, or None: the Python."""
+SHUFFLE = None if PURE else BUILT_SHUFFLE
+"""``shuffle(getrandbits, x)``, or None: the Python."""
+BELOW = None if PURE else BUILT_BELOW
+"""``below(getrandbits, n)``: ``randrange(n)``, or None: the Python."""
+FIRST_OK = None if PURE else BUILT_FIRST_OK
+"""``first_ok(candidates, state, p, free, slow)``: :func:`engine.first_legal`, or None: the Python."""
+ALL_OK = None if PURE else BUILT_ALL_OK
+"""``all_ok(candidates, state, p, free, slow)``: :func:`engine.legal_candidates`, or None: the Python."""
+
+
+def active() -> bool:
+    """Whether the bots use the compiled code now."""
+    return CANDIDATES is not None
+
+
+@contextmanager
+def use(compiled: bool) -> Iterator[bool]:
+    """The compiled bots on (where built) or off for a while; yields whether they are on."""
+    global CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK
+    saved = CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK
+    CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK = (
+        (BUILT_CANDIDATES, BUILT_SHUFFLE, BUILT_BELOW, BUILT_FIRST_OK, BUILT_ALL_OK) if compiled else (None,) * 5)
+    try:
+        yield CANDIDATES is not None
+    finally:
+        CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK = saved

@@ -1,0 +1,179 @@
+"""The compiled bots (``_cbots``, see ``cbots.py``) against the pure-Python code, their reference:
+the same draws and orders for the shuffle and ``randrange``, the same candidate list for every prompt
+of simulated games, and the same bytes for thousands of whole seeded games under every option set.
+
+Where the extension is not built (no compiler when the package was installed) these tests are
+skipped, saying so; with ``REPLAY_REQUIRE_COMPILED=1`` (CI, ``.ci/run``) they fail instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from helpers import require_compiled, scaled
+
+from replay.games.wonders_dice import cbots, simulate, simulate_game
+from replay.games.wonders_dice.bots import RandomBot, below, shuffler
+from replay.games.wonders_dice.engine import (
+    Prompt,
+    StepKey,
+    action_candidates,
+    board_tables,
+    candidate_ok,
+    first_legal,
+    legal_candidates,
+)
+from replay.games.wonders_dice.projector import states
+from replay.games.wonders_dice.rules_data import shipped_rulesets
+from replay.jsonl import dump_line
+
+require_compiled(cbots.BUILT_CANDIDATES, cbots.NOT_BUILT)
+
+NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
+UPDATES = [
+    ("7wd-default", {}),
+    ("7wd-default-0.1.0", {}),
+    ("7wd-default", {"resolution": "two_phase", "void_actions": True}),
+    ("7wd-default", {"resolution": "seat_order", "free_action_wonder": True, "resources": "spent"}),
+    ("7wd-default", {"coin_cap": 12, "barracks": "one_building", "income": "when_chosen", "cross_mandatory": True,
+                     "extra_action_pass": True}),
+    ("7wd-default", {"completion": "after_effects", "income": "after_action", "resolution": "simultaneous"}),
+]
+
+
+def test_shuffle_and_draws_compiled_are_the_pythons():
+    for seed in range(300):
+        rngs = [random.Random(seed) for _ in range(3)]
+        with cbots.use(True):
+            shuffle_c, below_c = shuffler(rngs[0]), below(rngs[0])
+        with cbots.use(False):
+            shuffle_py, below_py = shuffler(rngs[1]), below(rngs[1])
+        for n in [0, 1, 2, 3, 5, 8, 9, 16, 17, 31, 64, 257]:
+            lists = [list(range(n)) for _ in range(3)]
+            shuffle_c(lists[0])
+            shuffle_py(lists[1])
+            rngs[2].shuffle(lists[2])
+            assert lists[0] == lists[1] == lists[2]
+            if n:
+                assert below_c(n) == below_py(n) == rngs[2].randrange(n)
+        assert rngs[0].getstate() == rngs[1].getstate() == rngs[2].getstate()
+
+
+def test_compiled_functions_refuse_what_they_do_not_take():
+    assert cbots.BUILT_SHUFFLE is not None and cbots.BUILT_BELOW is not None and cbots.BUILT_CANDIDATES is not None
+    getrandbits = random.Random(1).getrandbits
+    with pytest.raises(TypeError):
+        cbots.BUILT_SHUFFLE(getrandbits, (1, 2, 3))  # a tuple cannot be shuffled in place
+    for n in (0, -3, 2**70):
+        with pytest.raises(ValueError):
+            cbots.BUILT_BELOW(getrandbits, n)
+    with pytest.raises(TypeError):  # a lane that is not (building, ordered, spaces, keys)
+        cbots.BUILT_CANDIDATES(None, (("wonder", True, ("a",)),), None, {}, {}, None, {})
+    with pytest.raises(TypeError):  # spaces and keys of different lengths
+        cbots.BUILT_CANDIDATES(None, (("wonder", False, ("a", "b"), ("k",)),), None, {}, {}, None, {})
+    lanes = (("wonder", True, ("a", "b", "c"), ("ka", "kb", "kc")), ("agora", False, ("x", "y", "z"), ("kx", "ky", "kz")))
+    assert cbots.BUILT_CANDIDATES("pass", lanes, None, {}, {}, None, {"wonder": {"a"}, "agora": {"y"}}) == [
+        "pass", "kb", "kx", "kz"]
+
+
+class _Comparing(RandomBot):
+    """A random bot that first lists every action prompt's candidates both ways (a subclass: the
+    simulation asks it through its prompts)."""
+
+    compared = 0
+
+    def choose(self, prompt: Prompt) -> StepKey:
+        if prompt.kind in ("main", "extra"):
+            with cbots.use(False):
+                python = list(prompt.candidates())
+            with cbots.use(True):
+                compiled = list(prompt.candidates())
+            assert compiled == python
+            _Comparing.compared += 1
+        return super().choose(prompt)
+
+
+def test_every_prompts_candidates_are_the_pythons(monkeypatch):
+    monkeypatch.setattr(simulate, "RandomBot", _Comparing)
+    packs = shipped_rulesets()
+    for i in range(scaled(60, 600)):
+        pack, update = UPDATES[i % len(UPDATES)]
+        rules = packs[pack]
+        simulate_game(f"p{i}", NAMES[:2 + i % 6], 80_000 + i, ("random",), rules, rules.options.model_copy(update=update))
+    assert _Comparing.compared > 10_000
+
+
+def test_every_candidates_verdict_is_the_pythons():
+    """first_ok against candidate_ok, candidate by candidate, for every player after every event of
+    simulated games (free and paid dice), and the first legal one and all of them, of each list both ways."""
+    assert cbots.BUILT_FIRST_OK is not None and cbots.BUILT_ALL_OK is not None
+    packs = shipped_rulesets()
+    asked = []
+
+    def slow(state, p, c, free):  # the Python, for what the C leaves to it (a Guild Court space)
+        asked.append(c)
+        return candidate_ok(state, p, c, free)
+
+    decided = 0
+    for i in range(scaled(24, 240)):
+        pack, update = UPDATES[i % len(UPDATES)]
+        rules = packs[pack]
+        options = rules.options.model_copy(update=update)
+        events = simulate_game(f"v{i}", NAMES[:2 + i % 6], 90_000 + i, ("random",), rules, options)
+        for event, state in states(events):
+            if event.type != "dice_rolled" and event.type != "action_taken":
+                continue
+            for p in state.players:
+                candidates = action_candidates(state, p, board_tables(state.rules, p.board))
+                for free in (False, True):
+                    for c in candidates:
+                        expected = candidate_ok(state, p, c, free)
+                        assert (cbots.BUILT_FIRST_OK([c], state, p, free, slow) is c) == expected, (c, free)
+                        decided += 1
+                    with cbots.use(False):
+                        python = first_legal(state, p, candidates, free)
+                    assert cbots.BUILT_FIRST_OK(candidates, state, p, free, slow) == python
+                    with cbots.use(False):
+                        python_all = legal_candidates(state, p, candidates, free)
+                    assert cbots.BUILT_ALL_OK(candidates, state, p, free, slow) == python_all
+    assert decided > 100_000
+    assert asked and len(asked) < decided / 10  # the Guild Court's spaces went to the Python; the rest did not
+
+
+def _digest(count: int, seed: int) -> str:
+    packs = shipped_rulesets()
+    h = hashlib.sha256()
+    for i in range(count):
+        pack, update = UPDATES[i % len(UPDATES)]
+        rules = packs[pack]
+        bots = ("greedy", "random") if i % 10 == 0 else ("random",)
+        for e in simulate_game(f"s{i}", NAMES[:2 + i % 6], seed + i, bots, rules, rules.options.model_copy(update=update)):
+            h.update(dump_line(e).encode())
+    return h.hexdigest()
+
+
+def test_whole_seeded_games_are_the_same_bytes_both_ways():
+    count = scaled(1_000, 10_000)
+    with cbots.use(True) as on:
+        assert on
+        compiled = _digest(count, 500_000)
+    with cbots.use(False) as on:
+        assert not on
+        python = _digest(count, 500_000)
+    assert compiled == python
+
+
+def test_replay_pure_forces_the_python_code():
+    """REPLAY_PURE=1 in the environment: the compiled bots are off, and a game simulates to the same bytes."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from test_wd_cbots import _digest; "
+            "from replay.games.wonders_dice import cbots; print(cbots.active(), _digest(12, 7))")
+    env = {**os.environ, "REPLAY_PURE": "1"}
+    done = subprocess.run([sys.executable, "-c", code, os.path.dirname(__file__)], env=env, capture_output=True, text=True,
+                          check=True)
+    with cbots.use(True):
+        assert done.stdout.split() == ["False", _digest(12, 7)]
