@@ -165,6 +165,225 @@ static int two_args(Py_ssize_t nargs, const char *call) {
     return 0;
 }
 
+/* ------------------------------------------------------------------ effects (engine.apply_effect) */
+
+static PyObject *v_attack, *v_resource, *v_shield, *v_vp_per_leader_end, *v_die_discount, *v_die_free, *v_income,
+    *v_leaders, *v_barracks_west, *v_barracks_east, *v_simultaneous, *s_amount, *s_colours, *s_die, *s_end_effects,
+    *s_pending_swaps, *s_shield_spaces, *s_seat;
+
+/* What an effect needs of the action around it, read once by the kernel: the table, the player,
+ * and the options apply_effect reads (the coin cap, whether actions resolve simultaneously). */
+typedef struct {
+    PyObject *state, *player, *players, *crossed_all, *vp_d;
+    int capped, simultaneous;
+    long cap;
+} Ctx;
+
+/* dict[key] += amount for a dict of exact small ints (a discount or an income by colour); the
+ * values are checked by the caller's pass over the same keys before anything changes. */
+static int add_to(PyObject *d, PyObject *key, long amount) {
+    long held = 0;
+    PyObject *cur = PyDict_GetItemWithError(d, key);
+    if (cur == NULL && PyErr_Occurred()) return -1;
+    if (cur != NULL && !as_long(cur, &held)) {
+        PyErr_SetString(PyExc_TypeError, "a discount or income is not a small int");
+        return -1;
+    }
+    PyObject *sum = PyLong_FromLong(held + amount);
+    if (sum == NULL) return -1;
+    int rc = PyDict_SetItem(d, key, sum);
+    Py_DECREF(sum);
+    return rc;
+}
+
+/* Whether every colour of a tuple is an exact str whose value in d (if any) is an exact small int. */
+static int colours_ok(PyObject *colours, PyObject *d) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(colours); i++) {
+        PyObject *c = PyTuple_GET_ITEM(colours, i), *cur;
+        long held;
+        if (!PyUnicode_CheckExact(c)) return 0;
+        if (d == NULL) continue;
+        cur = PyDict_GetItemWithError(d, c);
+        if (cur == NULL && PyErr_Occurred()) return 0;
+        if (cur != NULL && !(as_long(cur, &held) && SMALL(held))) return 0;
+    }
+    return 1;
+}
+
+/* PlayerState.shields(barracks), or shields_before_turn when actions resolve simultaneously, of the
+ * player at seat: _shields, as engine.defence reads it; -1 for an odd value (for the Python code). */
+static long shields_of(Ctx *c, Refs *r, long seat, PyObject *barracks) {
+    PyObject *p = PyList_GET_ITEM(c->players, seat);
+    PyObject *board = keep(r, PyObject_GetAttr(p, s_board));
+    if (board == NULL || !PyDict_CheckExact(board)) return -1;
+    PyObject *b = PyDict_GetItemWithError(board, barracks);
+    if (b == NULL) return PyErr_Occurred() ? -1 : 0;  /* no such Barracks on that board: no shields */
+    PyObject *shields = keep(r, PyObject_GetAttr(b, s_shield_spaces));
+    PyObject *crossed_all = keep(r, PyObject_GetAttr(p, s_crossed));
+    if (shields == NULL || !PyFrozenSet_CheckExact(shields) || crossed_all == NULL || !PyDict_CheckExact(crossed_all))
+        return -1;
+    long count = 0;
+    PyObject *crossed = PyDict_GetItemWithError(crossed_all, barracks);
+    if (crossed == NULL && PyErr_Occurred()) return -1;
+    if (crossed != NULL) {
+        if (!PySet_CheckExact(crossed)) return -1;
+        PyObject *it = PyObject_GetIter(crossed), *x;
+        if (it == NULL) return -1;
+        while ((x = PyIter_Next(it)) != NULL) {
+            int in = PySet_Contains(shields, x);
+            Py_DECREF(x);
+            if (in < 0) break;
+            count += in;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) return -1;
+    }
+    if (c->simultaneous) {  /* shields_before_turn: less those crossed this turn */
+        PyObject *this_turn = keep(r, PyObject_GetAttr(p, s_this_turn));
+        if (this_turn == NULL || !PyList_CheckExact(this_turn)) return -1;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(this_turn); i++) {
+            PyObject *pair = PyList_GET_ITEM(this_turn, i);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return -1;
+            if (!eq(PyTuple_GET_ITEM(pair, 0), barracks)) continue;
+            int in = PySet_Contains(shields, PyTuple_GET_ITEM(pair, 1));
+            if (in < 0) return -1;
+            count -= in;
+        }
+    }
+    return count;
+}
+
+/* engine.apply_effect for every kind but "vp" (the kernel's own), "cross" and "extra_action" (the
+ * kernel's questions), in C: the same changes in the same order, the same VP into *vp. Each kind is
+ * checked first and then applied, so 0 (an odd value: an effect whose parameters or whose player's
+ * values are not the plain types apply_effect reads) leaves everything unchanged and no error set,
+ * for the caller to call apply_effect itself; 1 applied; -1 failed (the error set, in a change). */
+static int effect_in_c(Ctx *c, PyObject *e, PyObject *t, PyObject *cat, PyObject *where, long *vp) {
+    Refs r;
+    refs_empty(&r);
+    PyObject *player = c->player;
+    int rc = 0;
+    long amount, now;
+    *vp = 0;
+#define OK(cond) do { if (!(cond)) goto odd; } while (0)
+#define GE(obj, name) keep(&r, PyObject_GetAttr((obj), (name)))
+    if (eq(t, v_resource) || eq(t, v_shield)) {  /* read from the crossed spaces: nothing to do */
+        rc = 1;
+    } else if (eq(t, v_attack)) {
+        /* vp less the defender's shields (at most 2): engine.defence, then p.vp[category] += vp */
+        long base, seat, n = (long)PyList_GET_SIZE(c->players), held = 0;
+        OK(as_long(GE(e, s_vp), &base) && SMALL(base));
+        OK(as_long(GE(player, s_seat), &seat) && 0 <= seat && seat < n);
+        int west = where != Py_None && eq(where, v_barracks_west);
+        OK(where == Py_None || PyUnicode_CheckExact(where));
+        long defender = west ? (seat + 1) % n : (seat - 1 + n) % n;
+        long shields = shields_of(c, &r, defender, west ? v_barracks_east : v_barracks_west);
+        OK(shields >= 0);
+        PyObject *cur = PyDict_GetItemWithError(c->vp_d, cat);
+        OK(cur != NULL || !PyErr_Occurred());
+        if (cur != NULL) OK(as_long(cur, &held) && SMALL(held));
+        *vp = base - (shields < 2 ? shields : 2);
+        if (*vp < 0) *vp = 0;
+        PyObject *sum = PyLong_FromLong(held + *vp);
+        if (sum == NULL) goto error;
+        int set = PyDict_SetItem(c->vp_d, cat, sum);
+        Py_DECREF(sum);
+        if (set < 0) goto error;
+        rc = 1;
+    } else if (eq(t, s_coins)) {
+        OK(as_long(GE(e, s_amount), &amount) && SMALL(amount) && as_long(GE(player, s_coins), &now) && SMALL(now));
+        if (set_long(player, s_coins, gained(c->capped, c->cap, now, amount)) < 0) goto error;
+        rc = 1;
+    } else if (eq(t, v_per_space) || eq(t, v_vp_per_leader_end)) {
+        /* per_space: coins now per crossed space of the building; both: an end effect recorded */
+        int per_space = eq(t, v_per_space);
+        PyObject *counted = v_leaders, *each = GE(e, s_vp);
+        PyObject *end = GE(player, s_end_effects);
+        OK(each && PyLong_CheckExact(each) && end && PyList_CheckExact(end));
+        if (per_space) {
+            counted = GE(e, k_building);
+            OK(counted && PyUnicode_CheckExact(counted));
+            OK(as_long(GE(e, s_coins), &amount) && SMALL(amount) && as_long(GE(player, s_coins), &now) && SMALL(now));
+            PyObject *crossed = PyDict_GetItemWithError(c->crossed_all, counted);
+            OK(crossed != NULL || !PyErr_Occurred());
+            OK(crossed == NULL || PySet_CheckExact(crossed));
+            long count = crossed ? (long)PySet_GET_SIZE(crossed) : 0;
+            OK(count < 1000);
+            if (set_long(player, s_coins, gained(c->capped, c->cap, now, amount * count)) < 0) goto error;
+        }
+        PyObject *entry = PyTuple_Pack(3, cat, counted, each);
+        if (entry == NULL) goto error;
+        int added = PyList_Append(end, entry);
+        Py_DECREF(entry);
+        if (added < 0) goto error;
+        rc = 1;
+    } else if (eq(t, v_die_discount) || eq(t, v_income)) {
+        /* die_discount: by colour, or on every die without colours; income: by colour */
+        int income = eq(t, v_income);
+        PyObject *colours = GE(e, s_colours), *d = GE(player, income ? s_income : s_discount);
+        OK(as_long(GE(e, s_amount), &amount) && SMALL(amount));
+        OK(colours && PyTuple_CheckExact(colours) && d && PyDict_CheckExact(d) && colours_ok(colours, d));
+        if (PyTuple_GET_SIZE(colours) == 0 && !income) {
+            long all;
+            OK(as_long(GE(player, s_discount_all), &all) && SMALL(all));
+            if (set_long(player, s_discount_all, all + amount) < 0) goto error;
+        } else {
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(colours); i++)
+                if (add_to(d, PyTuple_GET_ITEM(colours, i), amount) < 0) goto error;
+        }
+        rc = 1;
+    } else if (eq(t, v_die_free)) {
+        PyObject *colours = GE(e, s_colours), *free = GE(player, s_free_colours);
+        OK(colours && PyTuple_CheckExact(colours) && free && PySet_CheckExact(free) && colours_ok(colours, NULL));
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(colours); i++)
+            if (PySet_Add(free, PyTuple_GET_ITEM(colours, i)) < 0) goto error;
+        rc = 1;
+    } else if (eq(t, v_unlock)) {
+        /* the die unlocked, and waiting to replace a grey die unless in the Forum or waiting already */
+        PyObject *die = GE(e, s_die), *unlocked = GE(player, s_unlocked);
+        PyObject *forum = GE(c->state, s_forum), *swaps = GE(c->state, s_pending_swaps);
+        OK(die && PyUnicode_CheckExact(die) && unlocked && PySet_CheckExact(unlocked));
+        OK(forum && PyDict_CheckExact(forum) && swaps && PyList_CheckExact(swaps));
+        int waiting = 0;
+        Py_ssize_t pos = 0;
+        PyObject *key, *colour;
+        while (!waiting && PyDict_Next(forum, &pos, &key, &colour)) {
+            OK(PyUnicode_CheckExact(colour));
+            waiting = eq(colour, die);
+        }
+        for (Py_ssize_t i = 0; !waiting && i < PyList_GET_SIZE(swaps); i++) {
+            OK(PyUnicode_CheckExact(PyList_GET_ITEM(swaps, i)));
+            waiting = eq(PyList_GET_ITEM(swaps, i), die);
+        }
+        if (PySet_Add(unlocked, die) < 0) goto error;
+        if (!waiting && PyList_Append(swaps, die) < 0) goto error;
+        rc = 1;
+    }
+#undef OK
+#undef GE
+odd:
+    release(&r);
+    if (rc == 0 && PyErr_Occurred()) PyErr_Clear();
+    return rc;
+error:
+    release(&r);
+    return -1;
+}
+
+/* An effect applied as engine.apply_effect applies it, in C where effect_in_c can, else by calling
+ * apply_effect; its VP into *vp. -1 on an error (set). */
+static int apply_one(Ctx *c, Refs *refs, PyObject *e, PyObject *t, PyObject *cat, PyObject *where, long *vp) {
+    int done = PyUnicode_CheckExact(t) ? effect_in_c(c, e, t, cat, where, vp) : 0;
+    if (done) return done < 0 ? -1 : 0;
+    PyObject *got = keep(refs, PyObject_CallFunctionObjArgs(apply_effect, c->state, c->player, e, cat, where, NULL));
+    if (got == NULL) return -1;
+    if (!as_long(got, vp)) {
+        PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
+        return -1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ action */
 
 #define MAXEFFECTS 16
@@ -391,7 +610,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n_effects = PyTuple_GET_SIZE(effects), n_slot = 0;
     NEED(n_effects <= MAXEFFECTS);
     long effect_vp[2][MAXEFFECTS];
-    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect; 2: an extra action, skipped */
+    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_one; 2: an extra action, skipped */
+    PyObject *types[2][MAXEFFECTS];  /* each effect's type (an exact str, held by refs) */
     PyObject *vp_d = GA(player, s_vp);
     NEED(vp_d && PyDict_CheckExact(vp_d));
     /* the spaces other effects cross (engine._Action._effect_cross), checked on a simulated table */
@@ -426,6 +646,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             PyObject *e = PyTuple_GET_ITEM(group, i);
             PyObject *t = GA(e, s_type);
             NEED(t && PyUnicode_CheckExact(t));
+            types[g][i] = t;
             if (eq(t, v_cross)) {
                 /* engine._Action._effect_cross for one space: the logged step is a legal crossing, so the
                  * effect does not lapse (the step is one of its candidates) and it is asked; checked
@@ -559,6 +780,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(spend_o && PyUnicode_CheckExact(spend_o));
 
     /* ---- kernel._cross: from here on the table changes */
+    Ctx ctx = {state, player, players, crossed_all, vp_d, capped, eq(resolution, v_simultaneous), cap};
     if (income && eq(when, v_when_chosen)) coins = gained(capped, cap, coins, income);
     paid = owed + paid_extra;
     if (cost && eq(spend_o, v_spent)) {
@@ -632,10 +854,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                         int rc = PyDict_SetItem(vp_d, cat2, sum);
                         Py_DECREF(sum);
                         if (rc < 0) goto error;
-                    } else {
-                        PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e2, cat2, b2, NULL));
-                        if (got == NULL) goto error;
-                        if (!as_long(got, &v)) goto vp_error;
+                    } else if (apply_one(&ctx, &refs, e2, t2, cat2, b2, &v) < 0) {
+                        goto error;
                     }
                     vp += v;
                 }
@@ -660,13 +880,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 if (rc < 0) goto error;
                 vp += effect_vp[g][i];
             } else {
-                PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e, cat, where, NULL));
-                if (got == NULL) goto error;
                 long v;
-                if (!as_long(got, &v)) {
-                    PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
-                    goto error;
-                }
+                if (apply_one(&ctx, &refs, e, types[g][i], cat, where, &v) < 0) goto error;
                 vp += v;
             }
         }
@@ -910,6 +1125,12 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(s_barracks, "barracks"); INTERN(s_bonus_slots, "bonus_slots"); INTERN(s_slots, "slots");
     INTERN(k_slot, "slot"); INTERN(v_bonus, "bonus"); INTERN(v_one_building, "one_building");
     INTERN(v_barracks_, "barracks_"); INTERN(v_cross, "cross"); INTERN(v_extra_action, "extra_action"); INTERN(v_skip, "skip");
+    INTERN(v_attack, "attack"); INTERN(v_resource, "resource"); INTERN(v_shield, "shield");
+    INTERN(v_vp_per_leader_end, "vp_per_leader_end"); INTERN(v_die_discount, "die_discount"); INTERN(v_die_free, "die_free");
+    INTERN(v_income, "income"); INTERN(v_leaders, "leaders"); INTERN(v_barracks_west, "barracks_west");
+    INTERN(v_barracks_east, "barracks_east"); INTERN(v_simultaneous, "simultaneous"); INTERN(s_amount, "amount");
+    INTERN(s_colours, "colours"); INTERN(s_die, "die"); INTERN(s_end_effects, "end_effects");
+    INTERN(s_pending_swaps, "pending_swaps"); INTERN(s_shield_spaces, "shield_spaces"); INTERN(s_seat, "seat");
     INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
     return PyModule_Create(&module);
 }
