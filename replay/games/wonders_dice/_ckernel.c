@@ -384,6 +384,65 @@ static int apply_one(Ctx *c, Refs *refs, PyObject *e, PyObject *t, PyObject *cat
     return 0;
 }
 
+/* ------------------------------------------------------------------ the Guild Court */
+
+static PyObject *v_purple, *s_compare, *s_compare_groups;
+
+/* Crossed spaces of a group of buildings at a player (engine._count): PlayerState.count of each,
+ * or count_before_turn (less those crossed this turn) when before_turn; -1 for an odd value. */
+static long group_count(Refs *r, PyObject *p, PyObject *group, int before_turn) {
+    PyObject *crossed_all = keep(r, PyObject_GetAttr(p, s_crossed));
+    PyObject *this_turn = before_turn ? keep(r, PyObject_GetAttr(p, s_this_turn)) : NULL;
+    if (crossed_all == NULL || !PyDict_CheckExact(crossed_all)) return -1;
+    if (before_turn && (this_turn == NULL || !PyList_CheckExact(this_turn))) return -1;
+    long count = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(group); i++) {
+        PyObject *b = PyTuple_GET_ITEM(group, i);
+        if (!PyUnicode_CheckExact(b)) return -1;
+        PyObject *crossed = PyDict_GetItemWithError(crossed_all, b);
+        if (crossed == NULL && PyErr_Occurred()) return -1;
+        if (crossed != NULL && !PySet_CheckExact(crossed)) return -1;
+        count += crossed ? (long)PySet_GET_SIZE(crossed) : 0;
+        for (Py_ssize_t j = 0; before_turn && j < PyList_GET_SIZE(this_turn); j++) {
+            PyObject *pair = PyList_GET_ITEM(this_turn, j);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return -1;
+            count -= eq(PyTuple_GET_ITEM(pair, 0), b);
+        }
+    }
+    return count;
+}
+
+/* Whether engine._Action._guild_problem(die) is None for the player at seat building with die: the
+ * die is purple, and its face's group of buildings has, crossed before this turn, at least as many
+ * spaces as each neighbour's (strictly more with 2 players), the neighbour's counted as the
+ * resolution counts them (before this turn when simultaneous). 0 also for any odd value: declined. */
+static int guild_holds(Refs *r, PyObject *rules, PyObject *players, PyObject *colour,
+                       PyObject *face, long seat, int simultaneous) {
+    if (!eq(colour, v_purple)) return 0;
+    PyObject *faces = keep(r, PyObject_GetAttr(rules, s_faces));
+    PyObject *groups = keep(r, PyObject_GetAttr(rules, s_compare_groups));
+    if (faces == NULL || !PyDict_CheckExact(faces) || groups == NULL || !PyDict_CheckExact(groups)) return 0;
+    PyObject *by_face = PyDict_GetItemWithError(faces, colour);
+    if (by_face == NULL || !PyDict_CheckExact(by_face)) return 0;
+    PyObject *f = PyDict_GetItemWithError(by_face, face);
+    if (f == NULL) return 0;
+    PyObject *compare = keep(r, PyObject_GetAttr(f, s_compare));
+    if (compare == NULL || !PyUnicode_CheckExact(compare)) return 0;  /* None: the resolver's assertion */
+    PyObject *group = PyDict_GetItemWithError(groups, compare);
+    if (group == NULL || !PyTuple_CheckExact(group)) return 0;
+    long n = (long)PyList_GET_SIZE(players);
+    long mine = group_count(r, PyList_GET_ITEM(players, seat), group, 1);
+    if (mine < 0) return 0;
+    long others[2] = {(seat + 1) % n, (seat - 1 + n) % n};  /* left, right: state.neighbours */
+    for (int i = 0; i < 2; i++) {
+        long o = others[i];
+        if (o == seat || (i == 1 && o == others[0])) continue;  /* {left, right} - {seat} */
+        long theirs = group_count(r, PyList_GET_ITEM(players, o), group, simultaneous);
+        if (theirs < 0 || mine < theirs || (n == 2 && mine == theirs)) return 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------------ action */
 
 #define MAXEFFECTS 16
@@ -489,7 +548,9 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *category = PyTuple_GET_ITEM(plan, 3), *locked = PyTuple_GET_ITEM(plan, 4);
     NEED(PyTuple_CheckExact(before) && PyTuple_CheckExact(effects));
     NEED(as_long(PyTuple_GET_ITEM(plan, 1), &cost) && SMALL(cost));
-    NEED(PyTuple_GET_ITEM(plan, 5) == Py_False);  /* no Guild Court */
+    int guild = PyTuple_GET_ITEM(plan, 5) == Py_True;  /* a Guild Court space: its condition checked below */
+    NEED(guild || PyTuple_GET_ITEM(plan, 5) == Py_False);
+    NEED(!(guild && wonder));  /* the Wonder is never the Guild Court (the resolver would look for the purple die) */
     int asks = PyTuple_GET_ITEM(plan, 6) == Py_True;  /* only an extra action, skipped, is answered here (below) */
     NEED(asks || PyTuple_GET_ITEM(plan, 6) == Py_False);
     NEED(as_long(PyTuple_GET_ITEM(plan, 7), &bonus_size) && as_long(PyTuple_GET_ITEM(plan, 8), &agora_size));
@@ -556,6 +617,11 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyObject *pair = keep(&refs, PyTuple_Pack(2, building, lane));
         NEED(pair);
         NEED(PySet_Contains(reach, pair) == 1);
+        if (guild) {
+            long own_seat;
+            NEED(as_long(GA(player, s_seat), &own_seat) && own_seat == seat);  /* engine._count reads p.seat */
+            NEED(guild_holds(&refs, rules, players, colour, face, seat, eq(resolution, v_simultaneous)));
+        }
         PyObject *free = GA(player, s_free_colours);
         NEED(free && PySet_CheckExact(free));
         int is_free = PySet_Contains(free, colour);
@@ -1131,6 +1197,7 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(v_barracks_east, "barracks_east"); INTERN(v_simultaneous, "simultaneous"); INTERN(s_amount, "amount");
     INTERN(s_colours, "colours"); INTERN(s_die, "die"); INTERN(s_end_effects, "end_effects");
     INTERN(s_pending_swaps, "pending_swaps"); INTERN(s_shield_spaces, "shield_spaces"); INTERN(s_seat, "seat");
+    INTERN(v_purple, "purple"); INTERN(s_compare, "compare"); INTERN(s_compare_groups, "compare_groups");
     INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
     return PyModule_Create(&module);
 }
