@@ -47,6 +47,9 @@ static PyObject *apply_effect = NULL; /* engine.apply_effect, set by setup() */
 /* ------------------------------------------------------------------ references held for one call */
 
 #define MAXREF 256
+#define MAXEFFECTS 16
+#define MAXSTEPS 8
+#define MAXCROSS 4 /* the spaces an action's effects may cross */
 typedef struct {
     PyObject *o[MAXREF];
     int n;
@@ -443,11 +446,75 @@ static int guild_holds(Refs *r, PyObject *rules, PyObject *players, PyObject *co
     return 1;
 }
 
+/* ------------------------------------------------------------------ a crossing's lapse */
+
+static PyObject *s_lanes, *s_symbol, *s_spaces, *s_ordered, *s_cross_mandatory;
+
+/* The spaces an action has crossed so far beyond the player's table (its own, then the crossings
+ * its effects made), for the question a later effect asks. */
+typedef struct {
+    PyObject *b[1 + MAXCROSS], *x[1 + MAXCROSS];
+    int n;
+} Made;
+
+/* Whether building/space is crossed, counting what the action made; -1 for an odd value. */
+static int taken(PyObject *crossed_all, const Made *made, PyObject *building, PyObject *space) {
+    for (int j = 0; j < made->n; j++)
+        if (eq(made->b[j], building) && eq(made->x[j], space)) return 1;
+    PyObject *crossed = PyDict_GetItemWithError(crossed_all, building);
+    if (crossed == NULL) return PyErr_Occurred() ? -1 : 0;
+    if (!PySet_CheckExact(crossed)) return -1;
+    return PySet_Contains(crossed, space);
+}
+
+/* Whether a "cross" effect naming targets has a space it may cross now, on the table the action
+ * will have made (coins, the resources left, the spaces crossed: made): engine._Action._effect_cross
+ * lists the open spaces of the named buildings (the next on an arrow, any open one otherwise) and
+ * asks only if one has no _space_problem (its lock and its payment; a Guild Court is declined, -1).
+ * 1 one may be crossed (the question is asked), 0 none (the effect lapses), -1 odd: declined. */
+static int cross_open(Refs *r, PyObject *board, PyObject *plans, PyObject *crossed_all, PyObject *unlocked,
+                      const Made *made, PyObject *targets, long resources, long coins) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(targets); i++) {
+        PyObject *bid = PyTuple_GET_ITEM(targets, i);
+        if (!PyUnicode_CheckExact(bid)) return -1;
+        PyObject *b = PyDict_GetItemWithError(board, bid);
+        if (b == NULL) {
+            if (PyErr_Occurred()) return -1;
+            continue;  /* not on this board: no space to list */
+        }
+        PyObject *lanes = keep(r, PyObject_GetAttr(b, s_lanes));
+        if (lanes == NULL || !PyTuple_CheckExact(lanes)) return -1;
+        for (Py_ssize_t l = 0; l < PyTuple_GET_SIZE(lanes); l++) {
+            PyObject *lane = PyTuple_GET_ITEM(lanes, l);
+            PyObject *symbol = keep(r, PyObject_GetAttr(lane, s_symbol)), *spaces = keep(r, PyObject_GetAttr(lane, s_spaces));
+            PyObject *ordered = keep(r, PyObject_GetAttr(lane, s_ordered));
+            if (symbol == NULL || spaces == NULL || !PyTuple_CheckExact(spaces) || (ordered != Py_True && ordered != Py_False))
+                return -1;
+            for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(spaces); s++) {
+                PyObject *x = PyTuple_GET_ITEM(spaces, s);
+                int in = taken(crossed_all, made, bid, x);
+                if (in < 0) return -1;
+                if (in) continue;
+                PyObject *key = keep(r, PyTuple_Pack(3, bid, symbol, x));
+                PyObject *plan = key ? PyDict_GetItemWithError(plans, key) : NULL;
+                long cost;
+                if (plan == NULL || !PyTuple_Check(plan) || PyTuple_GET_SIZE(plan) != 9) return -1;
+                if (PyTuple_GET_ITEM(plan, 5) != Py_False || !as_long(PyTuple_GET_ITEM(plan, 1), &cost) || !SMALL(cost))
+                    return -1;
+                PyObject *locked = PyTuple_GET_ITEM(plan, 4);
+                int open = locked == Py_None ? 1 : PySet_Contains(unlocked, locked);
+                if (open < 0) return -1;
+                long owed = cost > resources ? cost - resources : 0;  /* construction_coins */
+                if (open && owed <= coins) return 1;
+                if (ordered == Py_True) break;  /* only the next space of an arrow is listed */
+            }
+        }
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ action */
 
-#define MAXEFFECTS 16
-#define MAXSTEPS 8
-#define MAXCROSS 4
 
 /* Whether (building, space) produces a resource on this board (PlayerState.producers); -1 if odd. */
 static int produces(PyObject *producers, PyObject *building, PyObject *space) {
@@ -676,7 +743,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n_effects = PyTuple_GET_SIZE(effects), n_slot = 0;
     NEED(n_effects <= MAXEFFECTS);
     long effect_vp[2][MAXEFFECTS];
-    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_one; 2: an extra action, skipped */
+    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_one; 2: nothing (an extra action
+                                * skipped, a crossing skipped or lapsed); 3: a space crossed */
     PyObject *types[2][MAXEFFECTS];  /* each effect's type (an exact str, held by refs) */
     PyObject *vp_d = GA(player, s_vp);
     NEED(vp_d && PyDict_CheckExact(vp_d));
@@ -684,6 +752,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *cross_b[MAXCROSS], *cross_x[MAXCROSS], *cross_plan[MAXCROSS], *producers_o = NULL;
     long cross_owed[MAXCROSS], cross_spent[MAXCROSS], coins_sim = 0, made_sim = 0, spent_sim = 0, paid_extra = 0;
     int cross_i[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0;
+    Made made = {{building}, {space}, 1};  /* the action's own space, then the spaces its effects cross */
     PyObject *completers = NULL;
     for (int g = 0; g < 2; g++) {
         if (g) {
@@ -714,17 +783,52 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             NEED(t && PyUnicode_CheckExact(t));
             types[g][i] = t;
             if (eq(t, v_cross)) {
-                /* engine._Action._effect_cross for one space: the logged step is a legal crossing, so the
-                 * effect does not lapse (the step is one of its candidates) and it is asked; checked
-                 * against the table as the action will have left it (simulated: coins, resources, the
-                 * spaces crossed), which needs every effect before it to leave coins and locks alone. */
+                /* engine._Action._effect_cross: the effect lapses without a question when no space of
+                 * the named buildings may be crossed; else it asks, and the logged step skips (where the
+                 * option allows it) or crosses one space (count 1 only). Both checked against the table
+                 * as the action will have left it (simulated: coins, resources, the spaces crossed),
+                 * which needs every effect before it to leave coins and locks alone. */
                 long count;
-                NEED(!dirty && n_cross < MAXCROSS && as_long(GA(e, s_count), &count) && count == 1);
+                NEED(!dirty && n_cross < MAXCROSS && as_long(GA(e, s_count), &count) && (count == 1 || count == 2));
                 PyObject *targets = GA(e, s_buildings);
-                NEED(targets && PyTuple_CheckExact(targets) && k < n_steps);
+                NEED(targets && PyTuple_CheckExact(targets));
+            if (!simulated) {  /* the table after the action's own space: coins, resources made and spent */
+                    PyObject *producers = GA(player, s_producers), *spend_c = GA(options, s_resources);
+                    long raw;
+                    NEED(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, crossed_all, spent, &raw));
+                    int own = produces(producers, building, space);
+                    NEED(own >= 0);
+                    spending = eq(spend_c, v_spent);
+                    made_sim = raw + spent + own;
+                    long held_res = raw > 0 ? raw : 0;
+                    spent_sim = spent + (cost && spending ? (cost < held_res ? cost : held_res) : 0);
+                    coins_sim = coins;
+                    if (income && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income);
+                    coins_sim -= owed;
+                    if (income && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income);
+                    producers_o = producers;
+                    simulated = 1;
+                }
+                long res_now = made_sim - spent_sim;
+                int open = cross_open(&refs, board, plans, crossed_all, unlocked, &made, targets, res_now > 0 ? res_now : 0,
+                                      coins_sim);
+                NEED(open >= 0);
+                if (!open) {  /* it lapses: no question asked, nothing done */
+                    here[g][i] = 2;
+                    continue;
+                }
+                NEED(k < n_steps);
                 PyObject *answer = PyList_GET_ITEM(steps, k++);
                 NEED(PyDict_CheckExact(answer));
                 PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
+                NEED(akind);
+                if (eq(akind, v_skip)) {  /* Prompt.check: a skip is allowed unless crossing is mandatory */
+                    PyObject *mandatory = GA(options, s_cross_mandatory);
+                    NEED(mandatory == Py_False);
+                    here[g][i] = 2;
+                    continue;
+                }
+                NEED(count == 1);  /* a second space of the same building: the resolver's */
                 PyObject *b2 = PyDict_GetItemWithError(answer, k_building), *l2 = PyDict_GetItemWithError(answer, k_lane);
                 PyObject *x2 = PyDict_GetItemWithError(answer, k_space);
                 NEED(akind && eq(akind, v_cross) && b2 && l2 && x2 && PyUnicode_CheckExact(b2) && PyUnicode_CheckExact(l2)
@@ -756,23 +860,6 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                         NEED(PySet_Contains(crossed2, PyTuple_GET_ITEM(before2, j)) == 1);
                 } else {
                     NEED(PyTuple_GET_SIZE(before2) == 0);
-                }
-                if (!simulated) {  /* the table after the action's own space: coins, resources made and spent */
-                    PyObject *producers = GA(player, s_producers), *spend_c = GA(options, s_resources);
-                    long raw;
-                    NEED(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, crossed_all, spent, &raw));
-                    int own = produces(producers, building, space);
-                    NEED(own >= 0);
-                    spending = eq(spend_c, v_spent);
-                    made_sim = raw + spent + own;
-                    long held_res = raw > 0 ? raw : 0;
-                    spent_sim = spent + (cost && spending ? (cost < held_res ? cost : held_res) : 0);
-                    coins_sim = coins;
-                    if (income && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income);
-                    coins_sim -= owed;
-                    if (income && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income);
-                    producers_o = producers;
-                    simulated = 1;
                 }
                 long res2 = made_sim - spent_sim;
                 if (res2 < 0) res2 = 0;
@@ -806,6 +893,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 cross_owed[n_cross] = owed2;
                 cross_spent[n_cross] = delta2;
                 cross_i[g][i] = n_cross++;
+                made.b[made.n] = b2;
+                made.x[made.n++] = x2;
                 paid_extra += owed2;
                 here[g][i] = 3;
                 continue;
@@ -876,7 +965,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_ssize_t count = g ? n_slot : n_effects;
         for (Py_ssize_t i = 0; i < count; i++) {
             PyObject *e = PyTuple_GET_ITEM(group, i);
-            if (here[g][i] == 2) continue;  /* the extra action skipped: nothing */
+            if (here[g][i] == 2) continue;  /* an extra action skipped, a crossing skipped or lapsed: nothing */
             if (here[g][i] == 3) {  /* engine._Action._cross of the space the effect crosses */
                 int c = cross_i[g][i];
                 PyObject *b2 = cross_b[c], *x2 = cross_x[c], *plan2 = cross_plan[c];
@@ -1198,6 +1287,8 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(s_colours, "colours"); INTERN(s_die, "die"); INTERN(s_end_effects, "end_effects");
     INTERN(s_pending_swaps, "pending_swaps"); INTERN(s_shield_spaces, "shield_spaces"); INTERN(s_seat, "seat");
     INTERN(v_purple, "purple"); INTERN(s_compare, "compare"); INTERN(s_compare_groups, "compare_groups");
+    INTERN(s_lanes, "lanes"); INTERN(s_symbol, "symbol"); INTERN(s_spaces, "spaces"); INTERN(s_ordered, "ordered");
+    INTERN(s_cross_mandatory, "cross_mandatory");
     INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
     return PyModule_Create(&module);
 }
