@@ -179,7 +179,7 @@ static PyObject *v_attack, *v_resource, *v_shield, *v_vp_per_leader_end, *v_die_
 typedef struct {
     PyObject *state, *player, *players, *crossed_all, *vp_d;
     int capped, simultaneous;
-    long cap;
+    long cap, seat;  /* seat: the player's (p.seat, checked to be its index in state.players) */
 } Ctx;
 
 /* dict[key] += amount for a dict of exact small ints (a discount or an income by colour); the
@@ -274,9 +274,8 @@ static int effect_in_c(Ctx *c, PyObject *e, PyObject *t, PyObject *cat, PyObject
         rc = 1;
     } else if (eq(t, v_attack)) {
         /* vp less the defender's shields (at most 2): engine.defence, then p.vp[category] += vp */
-        long base, seat, n = (long)PyList_GET_SIZE(c->players), held = 0;
+        long base, seat = c->seat, n = (long)PyList_GET_SIZE(c->players), held = 0;
         OK(as_long(GE(e, s_vp), &base) && SMALL(base));
-        OK(as_long(GE(player, s_seat), &seat) && 0 <= seat && seat < n);
         int west = where != Py_None && eq(where, v_barracks_west);
         OK(where == Py_None || PyUnicode_CheckExact(where));
         long defender = west ? (seat + 1) % n : (seat - 1 + n) % n;
@@ -568,6 +567,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(kind && PyUnicode_CheckExact(kind));
 
     PyObject *player = PyList_GET_ITEM(players, seat);
+    long own_seat;  /* the resolver reads p.seat (the Agora's completers, attacks, the Guild Court): the same seat */
+    NEED(as_long(GA(player, s_seat), &own_seat) && own_seat == seat);
     PyObject *rules = GA(state, s_rules);
     NEED(rules);
     PyObject *start = GA(rules, s_start);
@@ -685,8 +686,6 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         NEED(pair);
         NEED(PySet_Contains(reach, pair) == 1);
         if (guild) {
-            long own_seat;
-            NEED(as_long(GA(player, s_seat), &own_seat) && own_seat == seat);  /* engine._count reads p.seat */
             NEED(guild_holds(&refs, rules, players, colour, face, seat, eq(resolution, v_simultaneous)));
         }
         PyObject *free = GA(player, s_free_colours);
@@ -935,7 +934,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(spend_o && PyUnicode_CheckExact(spend_o));
 
     /* ---- kernel._cross: from here on the table changes */
-    Ctx ctx = {state, player, players, crossed_all, vp_d, capped, eq(resolution, v_simultaneous), cap};
+    Ctx ctx = {state, player, players, crossed_all, vp_d, capped, eq(resolution, v_simultaneous), cap, seat};
     if (income && eq(when, v_when_chosen)) coins = gained(capped, cap, coins, income);
     paid = owed + paid_extra;
     if (cost && eq(spend_o, v_spent)) {
