@@ -150,17 +150,21 @@ def test_compiled_and_pure_agree_on_damaged_games() -> None:
 
 def _follow_ups_damaged(events: list[Event], rng: random.Random) -> list[Event]:
     """Actions of several steps with their follow-ups damaged (the shapes the kernel answers: a bonus
-    slot, an extra action skipped, a space crossed): another, taken or odd slot, another kind, a step
+    slot, an extra action skipped or taken, a space crossed, skipped or lapsed): another, taken or odd slot, another kind, a step
     dropped, added or not a dict, the claims off, the main step moved onto the follow-up's place, a
-    crossing of another building, lane or space."""
+    crossing of another building, lane or space; an extra action's die another (another colour, cost or reach,
+    a special die, none)."""
     out = list(events)
     several = [i for i, e in enumerate(out) if e.type == "action_taken" and len(e.payload["steps"]) > 1]
     for i in rng.sample(several, min(4, len(several))):
         p = copy.deepcopy(out[i].payload)
         steps = p["steps"]
         j = rng.randrange(1, len(steps))
-        what = rng.randrange(12)
-        if what >= 10 and isinstance(steps[j], dict):  # a crossing elsewhere: another building, lane or space
+        what = rng.randrange(13)
+        if what == 12 and isinstance(steps[j], dict):
+            steps[j]["die"] = rng.choice(["grey1", "grey2", "blue", "red", "yellow", "green", "black", "white", "purple",
+                                          None, 1])
+        elif what >= 10 and isinstance(steps[j], dict):  # a crossing elsewhere: another building, lane or space
             field = rng.choice(["building", "lane", "space"])
             steps[j][field] = rng.choice({"building": ["agora", "market", "university", "barracks_west", "barracks_east",
                                                        "warehouse", "wonder", steps[0].get("building")],

@@ -447,12 +447,12 @@ static int guild_holds(Refs *r, PyObject *rules, PyObject *players, PyObject *co
 
 /* ------------------------------------------------------------------ a crossing's lapse */
 
-static PyObject *s_lanes, *s_symbol, *s_spaces, *s_ordered, *s_cross_mandatory;
+static PyObject *s_lanes, *s_symbol, *s_spaces, *s_ordered, *s_cross_mandatory, *s_free_die, *s_free_action_wonder;
 
 /* The spaces an action has crossed so far beyond the player's table (its own, then the crossings
- * its effects made), for the question a later effect asks. */
+ * its effects made and an extra action's), for the question a later effect asks. */
 typedef struct {
-    PyObject *b[1 + MAXCROSS], *x[1 + MAXCROSS];
+    PyObject *b[2 + MAXCROSS], *x[2 + MAXCROSS];
     int n;
 } Made;
 
@@ -464,6 +464,16 @@ static int taken(PyObject *crossed_all, const Made *made, PyObject *building, Py
     if (crossed == NULL) return PyErr_Occurred() ? -1 : 0;
     if (!PySet_CheckExact(crossed)) return -1;
     return PySet_Contains(crossed, space);
+}
+
+/* PlayerState.count(building) counting what the action made; -1 for an odd value. */
+static long count_made(PyObject *crossed_all, const Made *made, PyObject *building) {
+    long n = 0;
+    for (int j = 0; j < made->n; j++) n += eq(made->b[j], building);
+    PyObject *crossed = PyDict_GetItemWithError(crossed_all, building);
+    if (crossed == NULL) return PyErr_Occurred() ? -1 : n;
+    if (!PySet_CheckExact(crossed)) return -1;
+    return n + (long)PySet_GET_SIZE(crossed);
 }
 
 /* Whether a "cross" effect naming targets has a space it may cross now, on the table the action
@@ -750,8 +760,29 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     /* the spaces other effects cross (engine._Action._effect_cross), checked on a simulated table */
     PyObject *cross_b[MAXCROSS], *cross_x[MAXCROSS], *cross_plan[MAXCROSS], *producers_o = NULL;
     long cross_owed[MAXCROSS], cross_spent[MAXCROSS], coins_sim = 0, made_sim = 0, spent_sim = 0, paid_extra = 0;
-    int cross_i[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0;
+    int cross_i[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0, n_extra = 0;
     Made made = {{building}, {space}, 1};  /* the action's own space, then the spaces its effects cross */
+    long cross_income[MAXCROSS];  /* an extra action's: its die's income (0 for a crossing) */
+    int costly = 0;  /* an effect before changed what a die costs or earns (a discount, a free colour, an income) */
+    /* The table as the action will have left it when an effect asks its question (coins, resources
+     * made and spent), started from the action's own space and kept up by each step after it. */
+#define SIMULATE() do { if (!simulated) { \
+        PyObject *producers = GA(player, s_producers), *spend_c = GA(options, s_resources); \
+        long raw; \
+        NEED(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, crossed_all, spent, &raw)); \
+        int own = produces(producers, building, space); \
+        NEED(own >= 0); \
+        spending = eq(spend_c, v_spent); \
+        made_sim = raw + spent + own; \
+        long held_res = raw > 0 ? raw : 0; \
+        spent_sim = spent + (cost && spending ? (cost < held_res ? cost : held_res) : 0); \
+        coins_sim = coins; \
+        if (income && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income); \
+        coins_sim -= owed; \
+        if (income && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income); \
+        producers_o = producers; \
+        simulated = 1; \
+    } } while (0)
     PyObject *completers = NULL;
     for (int g = 0; g < 2; g++) {
         if (g) {
@@ -791,23 +822,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 NEED(!dirty && n_cross < MAXCROSS && as_long(GA(e, s_count), &count) && (count == 1 || count == 2));
                 PyObject *targets = GA(e, s_buildings);
                 NEED(targets && PyTuple_CheckExact(targets));
-            if (!simulated) {  /* the table after the action's own space: coins, resources made and spent */
-                    PyObject *producers = GA(player, s_producers), *spend_c = GA(options, s_resources);
-                    long raw;
-                    NEED(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, crossed_all, spent, &raw));
-                    int own = produces(producers, building, space);
-                    NEED(own >= 0);
-                    spending = eq(spend_c, v_spent);
-                    made_sim = raw + spent + own;
-                    long held_res = raw > 0 ? raw : 0;
-                    spent_sim = spent + (cost && spending ? (cost < held_res ? cost : held_res) : 0);
-                    coins_sim = coins;
-                    if (income && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income);
-                    coins_sim -= owed;
-                    if (income && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income);
-                    producers_o = producers;
-                    simulated = 1;
-                }
+                SIMULATE();
                 long res_now = made_sim - spent_sim;
                 int open = cross_open(&refs, board, plans, crossed_all, unlocked, &made, targets, res_now > 0 ? res_now : 0,
                                       coins_sim);
@@ -834,8 +849,9 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                      && PyUnicode_CheckExact(x2));
                 int named = 0;
                 for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) named |= eq(PyTuple_GET_ITEM(targets, j), b2);
-                NEED(named && !eq(b2, building));  /* the action's own building: its completion is the resolver's */
-                for (int j = 0; j < n_cross; j++) NEED(!eq(cross_b[j], b2));
+                NEED(named);
+                /* not a building the action crossed already (its own: its completion is the resolver's) */
+                for (int j = 0; j < made.n; j++) NEED(!eq(made.b[j], b2));
                 PyObject *key2 = keep(&refs, PyTuple_Pack(3, b2, l2, x2));
                 NEED(key2);
                 PyObject *plan2 = PyDict_GetItemWithError(plans, key2);
@@ -874,6 +890,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     PyObject *t2 = GA(PyTuple_GET_ITEM(effects2, j), s_type);
                     NEED(t2 && PyUnicode_CheckExact(t2));
                     if (eq(t2, s_coins) || eq(t2, v_per_space) || eq(t2, v_unlock)) dirty = 1;
+                    if (eq(t2, v_die_discount) || eq(t2, v_die_free) || eq(t2, v_income)) costly = 1;
                     if (eq(t2, v_vp)) {
                         long held, v2;
                         NEED(as_long(GA(PyTuple_GET_ITEM(effects2, j), s_vp), &v2) && SMALL(v2));
@@ -891,6 +908,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 cross_plan[n_cross] = plan2;
                 cross_owed[n_cross] = owed2;
                 cross_spent[n_cross] = delta2;
+                cross_income[n_cross] = 0;
                 cross_i[g][i] = n_cross++;
                 made.b[made.n] = b2;
                 made.x[made.n++] = x2;
@@ -898,15 +916,161 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 here[g][i] = 3;
                 continue;
             }
-            if (eq(t, s_coins) || eq(t, v_per_space) || eq(t, v_unlock)) dirty = 1;
+            if (eq(t, v_unlock)) dirty = 1;  /* a lock a later step's check reads */
+            if (eq(t, v_die_discount) || eq(t, v_die_free) || eq(t, v_income)) costly = 1;
+            if (eq(t, s_coins) || eq(t, v_per_space)) {
+                /* coins gained (apply_effect's values, checked as effect_in_c checks them), kept in the
+                 * simulated table for the questions after it */
+                long amount;
+                if (eq(t, s_coins)) {
+                    NEED(as_long(GA(e, s_amount), &amount) && SMALL(amount));
+                } else {
+                    long each, n_made;
+                    PyObject *counted = GA(e, k_building);
+                    NEED(counted && PyUnicode_CheckExact(counted) && as_long(GA(e, s_coins), &each) && SMALL(each));
+                    n_made = count_made(crossed_all, &made, counted);
+                    NEED(n_made >= 0 && n_made < 1000);
+                    amount = each * n_made;
+                }
+                SIMULATE();
+                coins_sim = gained(capped, cap, coins_sim, amount);
+            }
             if (eq(t, v_extra_action)) {
-                /* _ask_effect: another action, which may always be skipped; only the skip is answered here */
+                /* _ask_effect: another action, which may always be skipped; or a build or Wonder step
+                 * (_extra_allowed), checked as _action_problem checks it on the simulated table */
                 NEED(k < n_steps);
                 PyObject *answer = PyList_GET_ITEM(steps, k++);
                 NEED(PyDict_CheckExact(answer));
                 PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
-                NEED(akind && eq(akind, v_skip));
-                here[g][i] = 2;
+                NEED(akind);
+                if (eq(akind, v_skip)) {
+                    here[g][i] = 2;
+                    continue;
+                }
+                PyObject *free_die = GA(e, s_free_die);
+                NEED(free_die == Py_True || free_die == Py_False);
+                int wonder3 = eq(akind, v_wonder);
+                NEED(wonder3 || eq(akind, v_build));  /* a pass (extra_action_pass) or anything else: the resolver's */
+                if (wonder3 && free_die == Py_True) NEED(GA(options, s_free_action_wonder) == Py_True);
+                NEED(!dirty && !costly && n_cross < MAXCROSS && n_extra == 0);
+                PyObject *b3 = PyDict_GetItemWithError(answer, k_building), *l3 = PyDict_GetItemWithError(answer, k_lane);
+                PyObject *x3 = PyDict_GetItemWithError(answer, k_space);
+                NEED(b3 && l3 && x3 && PyUnicode_CheckExact(b3) && PyUnicode_CheckExact(l3) && PyUnicode_CheckExact(x3));
+                if (wonder3) NEED(eq(b3, v_wonder));
+                for (int j = 0; j < made.n; j++) NEED(!eq(made.b[j], b3));  /* a building the action crossed already */
+                PyObject *key3 = keep(&refs, PyTuple_Pack(3, b3, l3, x3));
+                NEED(key3);
+                PyObject *plan3 = PyDict_GetItemWithError(plans, key3);
+                NEED(plan3 && PyTuple_Check(plan3) && PyTuple_GET_SIZE(plan3) == 9);
+                PyObject *before3 = PyTuple_GET_ITEM(plan3, 0), *effects3 = PyTuple_GET_ITEM(plan3, 2);
+                PyObject *locked3 = PyTuple_GET_ITEM(plan3, 4);
+                long cost3, bonus3, agora3, extra3 = 0, income3 = 0;
+                NEED(PyTuple_CheckExact(before3) && PyTuple_CheckExact(effects3) && PyTuple_GET_SIZE(effects3) <= MAXEFFECTS);
+                NEED(as_long(PyTuple_GET_ITEM(plan3, 1), &cost3) && SMALL(cost3) && cost3 >= 0);
+                /* no Guild Court, no question of its own */
+                NEED(PyTuple_GET_ITEM(plan3, 5) == Py_False && PyTuple_GET_ITEM(plan3, 6) == Py_False);
+                NEED(as_long(PyTuple_GET_ITEM(plan3, 7), &bonus3) && as_long(PyTuple_GET_ITEM(plan3, 8), &agora3));
+                if (locked3 != Py_None) NEED(PySet_Contains(unlocked, locked3) == 1);
+                PyObject *crossed3 = PyDict_GetItemWithError(crossed_all, b3);
+                NEED(crossed3 || !PyErr_Occurred());
+                NEED(crossed3 == NULL || PySet_CheckExact(crossed3));
+                long n3 = crossed3 ? (long)PySet_GET_SIZE(crossed3) : 0;
+                NEED(!(bonus3 && n3 + 1 >= bonus3));  /* it may complete its building: a bonus slot, the resolver's */
+                if (n3) {
+                    NEED(PySet_Contains(crossed3, x3) == 0);
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before3); j++)
+                        NEED(PySet_Contains(crossed3, PyTuple_GET_ITEM(before3, j)) == 1);
+                } else {
+                    NEED(PyTuple_GET_SIZE(before3) == 0);
+                }
+                if (!wonder3) {  /* the die: in the Forum, unlocked, reaching the lane; its cost (die_cost) and income */
+                    PyObject *die3 = PyDict_GetItemWithError(answer, k_die);
+                    PyObject *forum3 = GA(state, s_forum), *roll3 = GA(state, s_roll), *special3 = GA(start, s_special);
+                    NEED(die3 && PyUnicode_CheckExact(die3) && forum3 && roll3 && special3 && PyDict_CheckExact(forum3)
+                         && PyDict_CheckExact(roll3) && PyTuple_CheckExact(special3));
+                    PyObject *colour3 = PyDict_GetItemWithError(forum3, die3);
+                    NEED(colour3 && PyUnicode_CheckExact(colour3));
+                    PyObject *shown3 = PyDict_GetItemWithError(roll3, die3);
+                    NEED(shown3 && PyTuple_CheckExact(shown3) && PyTuple_GET_SIZE(shown3) == 2);
+                    PyObject *face3 = PyTuple_GET_ITEM(shown3, 0);
+                    long section3;
+                    NEED(PyUnicode_CheckExact(face3) && as_long(PyTuple_GET_ITEM(shown3, 1), &section3));
+                    int special_die = PySequence_Contains(special3, colour3);
+                    NEED(special_die >= 0);
+                    if (special_die) NEED(PySet_Contains(unlocked, colour3) == 1);
+                    PyObject *reaches3 = GA(tables, s_reaches);
+                    NEED(reaches3 && PyDict_CheckExact(reaches3));
+                    PyObject *by_face3 = PyDict_GetItemWithError(reaches3, colour3);
+                    NEED(by_face3 && PyDict_CheckExact(by_face3));
+                    PyObject *reach3 = PyDict_GetItemWithError(by_face3, face3);
+                    NEED(reach3 && PyFrozenSet_CheckExact(reach3));
+                    PyObject *pair3 = keep(&refs, PyTuple_Pack(2, b3, l3));
+                    NEED(pair3 && PySet_Contains(reach3, pair3) == 1);
+                    PyObject *free3 = GA(player, s_free_colours);
+                    NEED(free3 && PySet_CheckExact(free3));
+                    int is_free3 = PySet_Contains(free3, colour3);
+                    NEED(is_free3 >= 0);
+                    if (free_die == Py_False && !is_free3) {
+                        PyObject *sections3 = GA(start, s_forum_sections), *discount3 = GA(player, s_discount);
+                        long base3, all3, one3 = 0;
+                        NEED(sections3 && PyTuple_CheckExact(sections3) && 0 <= section3 && section3 < PyTuple_GET_SIZE(sections3));
+                        NEED(as_long(PyTuple_GET_ITEM(sections3, section3), &base3) && SMALL(base3));
+                        NEED(as_long(GA(player, s_discount_all), &all3) && SMALL(all3));
+                        NEED(discount3 && PyDict_CheckExact(discount3));
+                        PyObject *d3 = PyDict_GetItemWithError(discount3, colour3);
+                        NEED(d3 || !PyErr_Occurred());
+                        if (d3) NEED(as_long(d3, &one3) && SMALL(one3));
+                        extra3 = base3 - all3 - one3;
+                        if (extra3 < 0) extra3 = 0;
+                    }
+                    PyObject *i3 = PyDict_GetItemWithError(income_d, colour3);
+                    NEED(i3 || !PyErr_Occurred());
+                    if (i3) NEED(as_long(i3, &income3) && SMALL(income3));
+                }
+                SIMULATE();
+                long res3 = made_sim - spent_sim;
+                if (res3 < 0) res3 = 0;
+                long owed3 = extra3 + (cost3 > res3 ? cost3 - res3 : 0);
+                long credit3 = eq(when, v_when_chosen) ? income3 : 0;
+                NEED(owed3 <= (credit3 ? gained(capped, cap, coins_sim, credit3) : coins_sim));  /* _space_problem's payment */
+                long delta3 = spending ? (cost3 < res3 ? cost3 : res3) : 0;
+                int own3 = produces(producers_o, b3, x3);
+                NEED(own3 >= 0);
+                if (income3 && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income3);
+                coins_sim -= owed3;
+                if (income3 && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income3);
+                spent_sim += delta3;
+                made_sim += own3;
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects3); j++) {  /* its effects: none asks (checked) */
+                    PyObject *t3 = GA(PyTuple_GET_ITEM(effects3, j), s_type);
+                    NEED(t3 && PyUnicode_CheckExact(t3));
+                    if (eq(t3, s_coins) || eq(t3, v_per_space) || eq(t3, v_unlock)) dirty = 1;
+                    if (eq(t3, v_die_discount) || eq(t3, v_die_free) || eq(t3, v_income)) costly = 1;
+                    if (eq(t3, v_vp)) {
+                        long held, v3;
+                        NEED(as_long(GA(PyTuple_GET_ITEM(effects3, j), s_vp), &v3) && SMALL(v3));
+                        PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan3, 3));
+                        NEED(cur || !PyErr_Occurred());
+                        if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                    }
+                }
+                if (income3 && eq(when, v_after_action)) dirty = 1;  /* income after the action: coins, kept simple */
+                if (agora3) {
+                    completers = GA(state, s_agora_completers);
+                    NEED(completers && PyList_CheckExact(completers));
+                }
+                cross_b[n_cross] = b3;
+                cross_x[n_cross] = x3;
+                cross_plan[n_cross] = plan3;
+                cross_owed[n_cross] = owed3;
+                cross_spent[n_cross] = delta3;
+                cross_income[n_cross] = income3;
+                cross_i[g][i] = n_cross++;
+                made.b[made.n] = b3;
+                made.x[made.n++] = x3;
+                n_extra++;
+                paid_extra += owed3;
+                here[g][i] = 3;
                 continue;
             }
             here[g][i] = eq(t, v_vp);
@@ -968,11 +1132,12 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             if (here[g][i] == 3) {  /* engine._Action._cross of the space the effect crosses */
                 int c = cross_i[g][i];
                 PyObject *b2 = cross_b[c], *x2 = cross_x[c], *plan2 = cross_plan[c];
-                long now;
+                long now, income2 = cross_income[c];  /* an extra action's die's income (_do_action) */
                 if (!as_long(GA(player, s_coins), &now)) {
                     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
                     goto error;
                 }
+                if (income2 && eq(when, v_when_chosen)) now = gained(capped, cap, now, income2);
                 if (cross_spent[c]) {
                     long sp;
                     if (!as_long(GA(player, s_resources_spent), &sp)) {
@@ -981,7 +1146,9 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     }
                     if (set_long(player, s_resources_spent, sp + cross_spent[c]) < 0) goto error;
                 }
-                if (set_long(player, s_coins, now - cross_owed[c]) < 0) goto error;
+                now -= cross_owed[c];
+                if (income2 && eq(when, v_after_paying)) now = gained(capped, cap, now, income2);
+                if (set_long(player, s_coins, now) < 0) goto error;
                 PyObject *set2 = PyDict_GetItemWithError(crossed_all, b2);
                 if (set2 == NULL) {
                     if (PyErr_Occurred()) goto error;
@@ -1016,6 +1183,13 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 long agora2;
                 if (as_long(PyTuple_GET_ITEM(plan2, 8), &agora2) && agora2 && (long)PySet_GET_SIZE(set2) == agora2) {
                     if (PyList_Append(completers, seat_o) < 0) goto error;
+                }
+                if (income2 && eq(when, v_after_action)) {
+                    if (!as_long(GA(player, s_coins), &now)) {
+                        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
+                        goto error;
+                    }
+                    if (set_long(player, s_coins, gained(capped, cap, now, income2)) < 0) goto error;
                 }
                 continue;
             }
@@ -1288,6 +1462,7 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(v_purple, "purple"); INTERN(s_compare, "compare"); INTERN(s_compare_groups, "compare_groups");
     INTERN(s_lanes, "lanes"); INTERN(s_symbol, "symbol"); INTERN(s_spaces, "spaces"); INTERN(s_ordered, "ordered");
     INTERN(s_cross_mandatory, "cross_mandatory");
+    INTERN(s_free_die, "free_die"); INTERN(s_free_action_wonder, "free_action_wonder");
     INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
     return PyModule_Create(&module);
 }
