@@ -760,7 +760,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     /* the spaces other effects cross (engine._Action._effect_cross), checked on a simulated table */
     PyObject *cross_b[MAXCROSS], *cross_x[MAXCROSS], *cross_plan[MAXCROSS], *producers_o = NULL;
     long cross_owed[MAXCROSS], cross_spent[MAXCROSS], coins_sim = 0, made_sim = 0, spent_sim = 0, paid_extra = 0;
-    int cross_i[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0, n_extra = 0;
+    int cross_i[2][MAXEFFECTS], cross_n[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0, n_extra = 0;
     Made made = {{building}, {space}, 1};  /* the action's own space, then the spaces its effects cross */
     long cross_income[MAXCROSS];  /* an extra action's: its die's income (0 for a crossing) */
     int costly = 0;  /* an effect before changed what a die costs or earns (a discount, a free colour, an income) */
@@ -813,107 +813,107 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             NEED(t && PyUnicode_CheckExact(t));
             types[g][i] = t;
             if (eq(t, v_cross)) {
-                /* engine._Action._effect_cross: the effect lapses without a question when no space of
-                 * the named buildings may be crossed; else it asks, and the logged step skips (where the
-                 * option allows it) or crosses one space (count 1 only). Both checked against the table
-                 * as the action will have left it (simulated: coins, resources, the spaces crossed),
-                 * which needs every effect before it to leave coins and locks alone. */
+                /* engine._Action._effect_cross: up to count spaces (1 or 2, the second in the building of
+                 * the first), each asked only if a space of the buildings named may be crossed (else the
+                 * effect lapses there, without a question); the logged step skips (where the option allows
+                 * it: the effect ends) or crosses one space. Checked against the table as the action will
+                 * have left it (simulated: coins, resources, the spaces crossed), which needs every effect
+                 * before it to leave locks alone. */
                 long count;
-                NEED(!dirty && n_cross < MAXCROSS && as_long(GA(e, s_count), &count) && (count == 1 || count == 2));
+                NEED(!dirty && as_long(GA(e, s_count), &count) && (count == 1 || count == 2));
                 PyObject *targets = GA(e, s_buildings);
                 NEED(targets && PyTuple_CheckExact(targets));
                 SIMULATE();
-                long res_now = made_sim - spent_sim;
-                int open = cross_open(&refs, board, plans, crossed_all, unlocked, &made, targets, res_now > 0 ? res_now : 0,
-                                      coins_sim);
-                NEED(open >= 0);
-                if (!open) {  /* it lapses: no question asked, nothing done */
-                    here[g][i] = 2;
-                    continue;
-                }
-                NEED(k < n_steps);
-                PyObject *answer = PyList_GET_ITEM(steps, k++);
-                NEED(PyDict_CheckExact(answer));
-                PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
-                NEED(akind);
-                if (eq(akind, v_skip)) {  /* Prompt.check: a skip is allowed unless crossing is mandatory */
-                    PyObject *mandatory = GA(options, s_cross_mandatory);
-                    NEED(mandatory == Py_False);
-                    here[g][i] = 2;
-                    continue;
-                }
-                NEED(count == 1);  /* a second space of the same building: the resolver's */
-                PyObject *b2 = PyDict_GetItemWithError(answer, k_building), *l2 = PyDict_GetItemWithError(answer, k_lane);
-                PyObject *x2 = PyDict_GetItemWithError(answer, k_space);
-                NEED(akind && eq(akind, v_cross) && b2 && l2 && x2 && PyUnicode_CheckExact(b2) && PyUnicode_CheckExact(l2)
-                     && PyUnicode_CheckExact(x2));
-                int named = 0;
-                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) named |= eq(PyTuple_GET_ITEM(targets, j), b2);
-                NEED(named);
-                /* not a building the action crossed already (its own: its completion is the resolver's) */
-                for (int j = 0; j < made.n; j++) NEED(!eq(made.b[j], b2));
-                PyObject *key2 = keep(&refs, PyTuple_Pack(3, b2, l2, x2));
-                NEED(key2);
-                PyObject *plan2 = PyDict_GetItemWithError(plans, key2);
-                NEED(plan2 && PyTuple_Check(plan2) && PyTuple_GET_SIZE(plan2) == 9);
-                PyObject *before2 = PyTuple_GET_ITEM(plan2, 0), *effects2 = PyTuple_GET_ITEM(plan2, 2);
-                PyObject *locked2 = PyTuple_GET_ITEM(plan2, 4);
-                long cost2, bonus2, agora2;
-                NEED(PyTuple_CheckExact(before2) && PyTuple_CheckExact(effects2) && PyTuple_GET_SIZE(effects2) <= MAXEFFECTS);
-                NEED(as_long(PyTuple_GET_ITEM(plan2, 1), &cost2) && SMALL(cost2) && cost2 >= 0);
-                NEED(PyTuple_GET_ITEM(plan2, 5) == Py_False && PyTuple_GET_ITEM(plan2, 6) == Py_False);  /* no Guild Court; asks nothing */
-                NEED(as_long(PyTuple_GET_ITEM(plan2, 7), &bonus2) && as_long(PyTuple_GET_ITEM(plan2, 8), &agora2));
-                if (locked2 != Py_None) NEED(PySet_Contains(unlocked, locked2) == 1);
-                PyObject *crossed2 = PyDict_GetItemWithError(crossed_all, b2);
-                NEED(crossed2 || !PyErr_Occurred());
-                NEED(crossed2 == NULL || PySet_CheckExact(crossed2));
-                long n2 = crossed2 ? (long)PySet_GET_SIZE(crossed2) : 0;
-                NEED(!(bonus2 && n2 + 1 >= bonus2));  /* it may complete its building: a bonus slot, the resolver's */
-                if (n2) {
-                    NEED(PySet_Contains(crossed2, x2) == 0);
-                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before2); j++)
-                        NEED(PySet_Contains(crossed2, PyTuple_GET_ITEM(before2, j)) == 1);
-                } else {
-                    NEED(PyTuple_GET_SIZE(before2) == 0);
-                }
-                long res2 = made_sim - spent_sim;
-                if (res2 < 0) res2 = 0;
-                long owed2 = cost2 > res2 ? cost2 - res2 : 0;
-                NEED(owed2 <= coins_sim);  /* _space_problem's payment, nothing for a die */
-                long delta2 = spending ? (cost2 < res2 ? cost2 : res2) : 0;
-                int own2 = produces(producers_o, b2, x2);
-                NEED(own2 >= 0);
-                coins_sim -= owed2;
-                spent_sim += delta2;
-                made_sim += own2;
-                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {  /* its effects: none asks (checked) */
-                    PyObject *t2 = GA(PyTuple_GET_ITEM(effects2, j), s_type);
-                    NEED(t2 && PyUnicode_CheckExact(t2));
-                    if (eq(t2, s_coins) || eq(t2, v_per_space) || eq(t2, v_unlock)) dirty = 1;
-                    if (eq(t2, v_die_discount) || eq(t2, v_die_free) || eq(t2, v_income)) costly = 1;
-                    if (eq(t2, v_vp)) {
-                        long held, v2;
-                        NEED(as_long(GA(PyTuple_GET_ITEM(effects2, j), s_vp), &v2) && SMALL(v2));
-                        PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan2, 3));
-                        NEED(cur || !PyErr_Occurred());
-                        if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                here[g][i] = 2;  /* nothing, unless a space is crossed below */
+                cross_i[g][i] = n_cross;
+                cross_n[g][i] = 0;
+                for (long round = 0; round < count; round++) {
+                    NEED(!dirty);  /* the first space's effects may have changed what the second's check reads */
+                    long res_now = made_sim - spent_sim;
+                    int open = cross_open(&refs, board, plans, crossed_all, unlocked, &made, targets,
+                                          res_now > 0 ? res_now : 0, coins_sim);
+                    NEED(open >= 0);
+                    if (!open) break;  /* it lapses: no question asked, nothing more done */
+                    NEED(k < n_steps);
+                    PyObject *answer = PyList_GET_ITEM(steps, k++);
+                    NEED(PyDict_CheckExact(answer));
+                    PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
+                    NEED(akind);
+                    if (eq(akind, v_skip)) {  /* Prompt.check: a skip is allowed unless crossing is mandatory */
+                        PyObject *mandatory = GA(options, s_cross_mandatory);
+                        NEED(mandatory == Py_False);
+                        break;
                     }
+                    PyObject *b2 = PyDict_GetItemWithError(answer, k_building), *l2 = PyDict_GetItemWithError(answer, k_lane);
+                    PyObject *x2 = PyDict_GetItemWithError(answer, k_space);
+                    NEED(eq(akind, v_cross) && b2 && l2 && x2 && PyUnicode_CheckExact(b2) && PyUnicode_CheckExact(l2)
+                         && PyUnicode_CheckExact(x2) && n_cross < MAXCROSS);
+                    int named = 0;
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) named |= eq(PyTuple_GET_ITEM(targets, j), b2);
+                    NEED(named);
+                    NEED(!eq(made.b[0], b2));  /* the action's own building: its completion is the resolver's */
+                    PyObject *key2 = keep(&refs, PyTuple_Pack(3, b2, l2, x2));
+                    NEED(key2);
+                    PyObject *plan2 = PyDict_GetItemWithError(plans, key2);
+                    NEED(plan2 && PyTuple_Check(plan2) && PyTuple_GET_SIZE(plan2) == 9);
+                    PyObject *before2 = PyTuple_GET_ITEM(plan2, 0), *effects2 = PyTuple_GET_ITEM(plan2, 2);
+                    PyObject *locked2 = PyTuple_GET_ITEM(plan2, 4);
+                    long cost2, bonus2, agora2;
+                    NEED(PyTuple_CheckExact(before2) && PyTuple_CheckExact(effects2) && PyTuple_GET_SIZE(effects2) <= MAXEFFECTS);
+                    NEED(as_long(PyTuple_GET_ITEM(plan2, 1), &cost2) && SMALL(cost2) && cost2 >= 0);
+                    /* no Guild Court; asks nothing */
+                    NEED(PyTuple_GET_ITEM(plan2, 5) == Py_False && PyTuple_GET_ITEM(plan2, 6) == Py_False);
+                    NEED(as_long(PyTuple_GET_ITEM(plan2, 7), &bonus2) && as_long(PyTuple_GET_ITEM(plan2, 8), &agora2));
+                    if (locked2 != Py_None) NEED(PySet_Contains(unlocked, locked2) == 1);
+                    /* open and next on its arrow, counting the spaces the action crossed before it */
+                    long n2 = count_made(crossed_all, &made, b2);
+                    NEED(n2 >= 0);
+                    NEED(!(bonus2 && n2 + 1 >= bonus2));  /* it may complete its building: a bonus slot, the resolver's */
+                    NEED(taken(crossed_all, &made, b2, x2) == 0);
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before2); j++)
+                        NEED(taken(crossed_all, &made, b2, PyTuple_GET_ITEM(before2, j)) == 1);
+                    long res2 = made_sim - spent_sim;
+                    if (res2 < 0) res2 = 0;
+                    long owed2 = cost2 > res2 ? cost2 - res2 : 0;
+                    NEED(owed2 <= coins_sim);  /* _space_problem's payment, nothing for a die */
+                    long delta2 = spending ? (cost2 < res2 ? cost2 : res2) : 0;
+                    int own2 = produces(producers_o, b2, x2);
+                    NEED(own2 >= 0);
+                    coins_sim -= owed2;
+                    spent_sim += delta2;
+                    made_sim += own2;
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {  /* its effects: none asks (checked) */
+                        PyObject *t2 = GA(PyTuple_GET_ITEM(effects2, j), s_type);
+                        NEED(t2 && PyUnicode_CheckExact(t2));
+                        if (eq(t2, s_coins) || eq(t2, v_per_space) || eq(t2, v_unlock)) dirty = 1;
+                        if (eq(t2, v_die_discount) || eq(t2, v_die_free) || eq(t2, v_income)) costly = 1;
+                        if (eq(t2, v_vp)) {
+                            long held, v2;
+                            NEED(as_long(GA(PyTuple_GET_ITEM(effects2, j), s_vp), &v2) && SMALL(v2));
+                            PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan2, 3));
+                            NEED(cur || !PyErr_Occurred());
+                            if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                        }
+                    }
+                    if (agora2) {
+                        completers = GA(state, s_agora_completers);
+                        NEED(completers && PyList_CheckExact(completers));
+                    }
+                    cross_b[n_cross] = b2;
+                    cross_x[n_cross] = x2;
+                    cross_plan[n_cross] = plan2;
+                    cross_owed[n_cross] = owed2;
+                    cross_spent[n_cross] = delta2;
+                    cross_income[n_cross] = 0;
+                    n_cross++;
+                    cross_n[g][i]++;
+                    made.b[made.n] = b2;
+                    made.x[made.n++] = x2;
+                    paid_extra += owed2;
+                    here[g][i] = 3;
+                    targets = keep(&refs, PyTuple_Pack(1, b2));  /* "up to two spaces of the building shown" */
+                    NEED(targets);
                 }
-                if (agora2) {
-                    completers = GA(state, s_agora_completers);
-                    NEED(completers && PyList_CheckExact(completers));
-                }
-                cross_b[n_cross] = b2;
-                cross_x[n_cross] = x2;
-                cross_plan[n_cross] = plan2;
-                cross_owed[n_cross] = owed2;
-                cross_spent[n_cross] = delta2;
-                cross_income[n_cross] = 0;
-                cross_i[g][i] = n_cross++;
-                made.b[made.n] = b2;
-                made.x[made.n++] = x2;
-                paid_extra += owed2;
-                here[g][i] = 3;
                 continue;
             }
             if (eq(t, v_unlock)) dirty = 1;  /* a lock a later step's check reads */
@@ -1066,6 +1066,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 cross_spent[n_cross] = delta3;
                 cross_income[n_cross] = income3;
                 cross_i[g][i] = n_cross++;
+                cross_n[g][i] = 1;
                 made.b[made.n] = b3;
                 made.x[made.n++] = x3;
                 n_extra++;
@@ -1129,67 +1130,68 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (Py_ssize_t i = 0; i < count; i++) {
             PyObject *e = PyTuple_GET_ITEM(group, i);
             if (here[g][i] == 2) continue;  /* an extra action skipped, a crossing skipped or lapsed: nothing */
-            if (here[g][i] == 3) {  /* engine._Action._cross of the space the effect crosses */
-                int c = cross_i[g][i];
-                PyObject *b2 = cross_b[c], *x2 = cross_x[c], *plan2 = cross_plan[c];
-                long now, income2 = cross_income[c];  /* an extra action's die's income (_do_action) */
-                if (!as_long(GA(player, s_coins), &now)) {
-                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
-                    goto error;
-                }
-                if (income2 && eq(when, v_when_chosen)) now = gained(capped, cap, now, income2);
-                if (cross_spent[c]) {
-                    long sp;
-                    if (!as_long(GA(player, s_resources_spent), &sp)) {
-                        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "resources spent are not a small int");
-                        goto error;
-                    }
-                    if (set_long(player, s_resources_spent, sp + cross_spent[c]) < 0) goto error;
-                }
-                now -= cross_owed[c];
-                if (income2 && eq(when, v_after_paying)) now = gained(capped, cap, now, income2);
-                if (set_long(player, s_coins, now) < 0) goto error;
-                PyObject *set2 = PyDict_GetItemWithError(crossed_all, b2);
-                if (set2 == NULL) {
-                    if (PyErr_Occurred()) goto error;
-                    set2 = keep(&refs, PySet_New(NULL));
-                    if (set2 == NULL || PyDict_SetItem(crossed_all, b2, set2) < 0) goto error;
-                }
-                if (PySet_Add(set2, x2) < 0) goto error;
-                PyObject *pair2 = keep(&refs, PyTuple_Pack(2, b2, x2));
-                if (pair2 == NULL || PyList_Append(this_turn, pair2) < 0) goto error;
-                PyObject *effects2 = PyTuple_GET_ITEM(plan2, 2), *cat2 = PyTuple_GET_ITEM(plan2, 3);
-                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {
-                    PyObject *e2 = PyTuple_GET_ITEM(effects2, j);
-                    PyObject *t2 = GA(e2, s_type);
-                    if (t2 == NULL) goto error;
-                    long v;
-                    if (eq(t2, v_vp)) {
-                        long held = 0;
-                        if (!as_long(GA(e2, s_vp), &v)) goto vp_error;
-                        PyObject *cur = PyDict_GetItemWithError(vp_d, cat2);
-                        if (cur == NULL && PyErr_Occurred()) goto error;
-                        if (cur != NULL && !as_long(cur, &held)) goto vp_error;
-                        PyObject *sum = PyLong_FromLong(held + v);
-                        if (sum == NULL) goto error;
-                        int rc = PyDict_SetItem(vp_d, cat2, sum);
-                        Py_DECREF(sum);
-                        if (rc < 0) goto error;
-                    } else if (apply_one(&ctx, &refs, e2, t2, cat2, b2, &v) < 0) {
-                        goto error;
-                    }
-                    vp += v;
-                }
-                long agora2;
-                if (as_long(PyTuple_GET_ITEM(plan2, 8), &agora2) && agora2 && (long)PySet_GET_SIZE(set2) == agora2) {
-                    if (PyList_Append(completers, seat_o) < 0) goto error;
-                }
-                if (income2 && eq(when, v_after_action)) {
+            if (here[g][i] == 3) {  /* engine._Action._cross of the spaces an effect crosses, or of an extra action's */
+                for (int c = cross_i[g][i]; c < cross_i[g][i] + cross_n[g][i]; c++) {  /* in the order crossed */
+                    PyObject *b2 = cross_b[c], *x2 = cross_x[c], *plan2 = cross_plan[c];
+                    long now, income2 = cross_income[c];  /* an extra action's die's income (_do_action) */
                     if (!as_long(GA(player, s_coins), &now)) {
                         if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
                         goto error;
                     }
-                    if (set_long(player, s_coins, gained(capped, cap, now, income2)) < 0) goto error;
+                    if (income2 && eq(when, v_when_chosen)) now = gained(capped, cap, now, income2);
+                    if (cross_spent[c]) {
+                        long sp;
+                        if (!as_long(GA(player, s_resources_spent), &sp)) {
+                            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "resources spent are not a small int");
+                            goto error;
+                        }
+                        if (set_long(player, s_resources_spent, sp + cross_spent[c]) < 0) goto error;
+                    }
+                    now -= cross_owed[c];
+                    if (income2 && eq(when, v_after_paying)) now = gained(capped, cap, now, income2);
+                    if (set_long(player, s_coins, now) < 0) goto error;
+                    PyObject *set2 = PyDict_GetItemWithError(crossed_all, b2);
+                    if (set2 == NULL) {
+                        if (PyErr_Occurred()) goto error;
+                        set2 = keep(&refs, PySet_New(NULL));
+                        if (set2 == NULL || PyDict_SetItem(crossed_all, b2, set2) < 0) goto error;
+                    }
+                    if (PySet_Add(set2, x2) < 0) goto error;
+                    PyObject *pair2 = keep(&refs, PyTuple_Pack(2, b2, x2));
+                    if (pair2 == NULL || PyList_Append(this_turn, pair2) < 0) goto error;
+                    PyObject *effects2 = PyTuple_GET_ITEM(plan2, 2), *cat2 = PyTuple_GET_ITEM(plan2, 3);
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {
+                        PyObject *e2 = PyTuple_GET_ITEM(effects2, j);
+                        PyObject *t2 = GA(e2, s_type);
+                        if (t2 == NULL) goto error;
+                        long v;
+                        if (eq(t2, v_vp)) {
+                            long held = 0;
+                            if (!as_long(GA(e2, s_vp), &v)) goto vp_error;
+                            PyObject *cur = PyDict_GetItemWithError(vp_d, cat2);
+                            if (cur == NULL && PyErr_Occurred()) goto error;
+                            if (cur != NULL && !as_long(cur, &held)) goto vp_error;
+                            PyObject *sum = PyLong_FromLong(held + v);
+                            if (sum == NULL) goto error;
+                            int rc = PyDict_SetItem(vp_d, cat2, sum);
+                            Py_DECREF(sum);
+                            if (rc < 0) goto error;
+                        } else if (apply_one(&ctx, &refs, e2, t2, cat2, b2, &v) < 0) {
+                            goto error;
+                        }
+                        vp += v;
+                    }
+                    long agora2;
+                    if (as_long(PyTuple_GET_ITEM(plan2, 8), &agora2) && agora2 && (long)PySet_GET_SIZE(set2) == agora2) {
+                        if (PyList_Append(completers, seat_o) < 0) goto error;
+                    }
+                    if (income2 && eq(when, v_after_action)) {
+                        if (!as_long(GA(player, s_coins), &now)) {
+                            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
+                            goto error;
+                        }
+                        if (set_long(player, s_coins, gained(capped, cap, now, income2)) < 0) goto error;
+                    }
                 }
                 continue;
             }
