@@ -242,7 +242,8 @@ def test_the_compiled_kernel_takes_the_usual_events() -> None:
                 r.push(e)
     assert taken["dice_rolled"] == seen["dice_rolled"]
     assert taken["action_taken"] > 0.75 * seen["action_taken"]
-    assert taken["several"] > 0.3 * seen["several"]  # several steps: a bonus slot, an extra action skipped, a crossing
+    # several steps: a bonus slot, an extra action skipped or taken, crossings (79% of them since the eighth pass)
+    assert taken["several"] > 0.6 * seen["several"]
     assert kinds >= {"vp", "attack", "resource", "shield", "coins", "per_space", "vp_per_leader_end", "die_discount",
                      "die_free", "income", "unlock", "cross", "extra_action"}
 

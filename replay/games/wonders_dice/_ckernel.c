@@ -5,26 +5,28 @@
  *
  *   action(state, payload) -> None | list | (paid, vp)
  *       projector._direct_action + kernel.direct_action for a one-step action (pass, or one
- *       space built with a die or on the Wonder, not on a Guild Court), and the resolver's
- *       (engine._Action) mechanical follow-ups of such a step, each answered by the next logged
- *       step in the order the resolver asks them: an extra action skipped, one space crossed by a
- *       "cross" effect of count 1 (another building, a space asking nothing and completing nothing,
- *       checked on the table as simulated after the steps before it), the bonus slot a completion
- *       asks (its own effects answered the same way). Checked, applied, the seat's turn done.
- *       [] when the claims are all right (or absent); (paid, vp) when they must be checked (the
- *       Python code reports them).
+ *       space built with a die or on the Wonder; on a Guild Court, its condition checked), and the
+ *       resolver's (engine._Action) follow-ups of such a step, each answered by the next logged step
+ *       in the order the resolver asks them: an extra action skipped or taken (a build or Wonder
+ *       step on another building, asking nothing and completing nothing), the spaces a "cross"
+ *       effect crosses (one, or two in the same building; skipped; or none when the effect lapses,
+ *       asking nothing), each checked on the table as simulated after the steps before it, the
+ *       bonus slot a completion asks (its own effects answered the same way). Checked, applied, the
+ *       seat's turn done. [] when the claims are all right (or absent); (paid, vp) when they must be
+ *       checked (the Python code reports them).
  *   roll(state, payload) -> None | True
  *       projector._roll + _start_turn for a roll of the Forum's dice in the Forum's order.
  *   position(event_type, payload) -> Position | None
  *       rules.position's cached Position of (turn, seat) when both are exact ints.
  *
  * None: declined, with nothing changed. Anything unusual is declined (a value of another type
- * than the exact int/str/list/dict expected, a missing key, a rule broken, a question to ask, a
- * Guild Court space, an effect of another kind than listed below...), and the Python code then
- * does what it always did, so its problems and messages are unchanged. Every check is made before
- * anything changes. Effects other than "vp" are applied by engine.apply_effect itself (a
- * callback). The Python code is the reference: tests/test_wd_compiled.py runs both on the same
- * games and damaged events and compares states, problems and outputs.
+ * than the exact int/str/list/dict expected, a missing key, a rule broken, a question the kernel
+ * does not answer...), and the Python code then does what it always did, so its problems and
+ * messages are unchanged. Every check is made before anything changes. The effects are applied in
+ * C as engine.apply_effect applies them (effect_in_c), except where a value is odd (a big int, a
+ * bool, another type): then engine.apply_effect itself is called. The Python code is the
+ * reference: tests/test_wd_compiled.py runs both on the same games and damaged events and
+ * compares states, problems and outputs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
