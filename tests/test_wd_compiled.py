@@ -22,9 +22,12 @@ from helpers import require_compiled
 from test_wd_direct import NAMES, OPTIONS, _damage
 
 from replay.driver import Replay
+from replay.errors import RuleViolation
 from replay.events import Event
 from replay.games.wonders_dice import GAME, compiled, simulate_game
+from replay.games.wonders_dice.engine import board_tables
 from replay.games.wonders_dice.rules_data import shipped_rulesets
+from replay.games.wonders_dice.state import GameState
 
 require_compiled(compiled.BUILT_ACTION, compiled.NOT_BUILT)
 
@@ -147,17 +150,21 @@ def test_compiled_and_pure_agree_on_damaged_games() -> None:
 
 def _follow_ups_damaged(events: list[Event], rng: random.Random) -> list[Event]:
     """Actions of several steps with their follow-ups damaged (the shapes the kernel answers: a bonus
-    slot, an extra action skipped, a space crossed): another, taken or odd slot, another kind, a step
+    slot, an extra action skipped or taken, a space crossed, skipped or lapsed): another, taken or odd slot, another kind, a step
     dropped, added or not a dict, the claims off, the main step moved onto the follow-up's place, a
-    crossing of another building, lane or space."""
+    crossing of another building, lane or space; an extra action's die another (another colour, cost or reach,
+    a special die, none)."""
     out = list(events)
     several = [i for i, e in enumerate(out) if e.type == "action_taken" and len(e.payload["steps"]) > 1]
     for i in rng.sample(several, min(4, len(several))):
         p = copy.deepcopy(out[i].payload)
         steps = p["steps"]
         j = rng.randrange(1, len(steps))
-        what = rng.randrange(12)
-        if what >= 10 and isinstance(steps[j], dict):  # a crossing elsewhere: another building, lane or space
+        what = rng.randrange(13)
+        if what == 12 and isinstance(steps[j], dict):
+            steps[j]["die"] = rng.choice(["grey1", "grey2", "blue", "red", "yellow", "green", "black", "white", "purple",
+                                          None, 1])
+        elif what >= 10 and isinstance(steps[j], dict):  # a crossing elsewhere: another building, lane or space
             field = rng.choice(["building", "lane", "space"])
             steps[j][field] = rng.choice({"building": ["agora", "market", "university", "barracks_west", "barracks_east",
                                                        "warehouse", "wonder", steps[0].get("building")],
@@ -209,6 +216,7 @@ def test_the_compiled_kernel_takes_the_usual_events() -> None:
     assert compiled.BUILT_ACTION is not None and compiled.BUILT_ROLL is not None
     taken = {"action_taken": 0, "dice_rolled": 0, "several": 0}
     seen = {"action_taken": 0, "dice_rolled": 0, "several": 0}
+    kinds: set[str] = set()  # the effect kinds of the spaces the kernel built (applied in C since the eighth pass)
     for events in _games(16, 13):
         with compiled.use(False):
             r = Replay(GAME, level="raise")
@@ -223,6 +231,10 @@ def test_the_compiled_kernel_takes_the_usual_events() -> None:
                     if kernel(mine, e.payload) is not None:
                         taken[e.type] += 1
                         taken["several"] += several
+                        if e.type == "action_taken":
+                            board = state.players[e.payload["player"]].board
+                            kinds.update(effect.type for s in e.payload["steps"] if s.get("building") in board
+                                         for effect in board[s["building"]].space[s["space"]].effects)
                         mine.seq = e.seq
                         r.push(e)
                         assert GAME.rules.snapshot(mine) == GAME.rules.snapshot(state)
@@ -230,7 +242,10 @@ def test_the_compiled_kernel_takes_the_usual_events() -> None:
                 r.push(e)
     assert taken["dice_rolled"] == seen["dice_rolled"]
     assert taken["action_taken"] > 0.75 * seen["action_taken"]
-    assert taken["several"] > 0.3 * seen["several"]  # several steps: a bonus slot, an extra action skipped, a crossing
+    # several steps: a bonus slot, an extra action skipped or taken, crossings (79% of them since the eighth pass)
+    assert taken["several"] > 0.6 * seen["several"]
+    assert kinds >= {"vp", "attack", "resource", "shield", "coins", "per_space", "vp_per_leader_end", "die_discount",
+                     "die_free", "income", "unlock", "cross", "extra_action"}
 
 
 def test_replay_pure_forces_the_python_code() -> None:
@@ -247,3 +262,115 @@ def test_replay_pure_forces_the_python_code() -> None:
     done = subprocess.run([sys.executable, "-c", code], input=json.dumps([list(e) for e in events]), env=env,
                           capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", r.state.state_hash()]
+
+
+def _both_ways(state: GameState, event: Event) -> list[Any]:
+    """The event applied to two copies of ``state``, compiled and pure: (problems or the violation, table)."""
+    out = []
+    for on in (True, False):
+        mine = state.copy()
+        with compiled.use(on):
+            try:
+                verdict: Any = [_problem(p) for p in GAME.rules.apply(mine, event)]
+            except RuleViolation as refused:
+                verdict = ("refused", _problem(refused.problem))
+        out.append((verdict, mine.state_hash(), json.dumps(GAME.rules.snapshot(mine), sort_keys=True)))
+    return out
+
+
+def _before_each_action(games: list[list[Event]]) -> Any:
+    """(the table before it, the action) for every action of the games, replayed purely."""
+    with compiled.use(False):
+        for events in games:
+            r = Replay(GAME, level="raise")
+            for e in events:
+                if e.type == "action_taken" and r.state is not None:
+                    yield r.state, e
+                r.push(e)
+
+
+def _odd_player(state: GameState, seat: int, rng: random.Random) -> None:
+    """Values apply_effect reads that the compiled effects leave to it (a big int, a bool, an int subclass):
+    the kernel must then call apply_effect, or decline, and the outcome be the pure code's."""
+    p = state.players[seat]
+    odd = rng.choice([10**20, True, -(10**19)])
+    what = rng.randrange(6)
+    colours = [*state.rules.faces]
+    if what == 0:
+        p.discount = {c: odd for c in colours}
+    elif what == 1:
+        p.income = {c: odd for c in colours}
+    elif what == 2:
+        p.vp = {k: odd for k in ("military", "science", "civilian", "commerce", "wonder", "bonus", "guild", *p.vp)}
+    elif what == 3:
+        p.discount_all = odd
+    elif what == 4:
+        p.coins = odd if odd is not True else 1
+    else:
+        p.seat = odd  # attacks read the seat to find the defender
+
+
+def test_compiled_effects_agree_on_odd_values() -> None:
+    """Every action of 24 games applied both ways to the table before it with one of the acting player's
+    values made odd (a big int, a bool) where the compiled effects read it: the same problems (or refusal)
+    and the same table."""
+    rng = random.Random(21)
+    compared = 0
+    for state, event in _before_each_action(_games(24, 22)):
+        seat = event.payload["player"]
+        if not (isinstance(seat, int) and 0 <= seat < len(state.players)):
+            continue
+        odd = state.copy()
+        _odd_player(odd, seat, rng)
+        compiled_way, pure_way = _both_ways(odd, event)
+        assert compiled_way == pure_way
+        compared += 1
+    assert compared > 1000
+
+
+def _guild_actions(games: list[list[Event]]) -> Any:
+    """(the table before it, the action) for each action that builds a Guild Court space."""
+    for state, event in _before_each_action(games):
+        p = state.players[event.payload["player"]]
+        plans = board_tables(state.rules, p.board).plans
+        steps = event.payload["steps"]
+        if any(plans.get((s.get("building"), s.get("lane"), s.get("space"))) is not None
+               and plans[s["building"], s["lane"], s["space"]].guild for s in steps):
+            yield state, event
+
+
+def test_compiled_guild_condition_agrees() -> None:
+    """The Guild Court's condition (now checked in C): each Guild Court action of 60 games applied both ways,
+    as logged (the condition held) and with a neighbour's group of buildings made to reach the player's count
+    (a tie: refused with 2 players only) or to pass it (refused), or the player's own count raised by spaces
+    crossed this turn (which never count): the same verdict and table both ways, and refusals seen."""
+    seen, refused = 0, 0
+    for state, event in _guild_actions(_games(60, 23)):
+        seat = event.payload["player"]
+        n = len(state.players)
+        purple = next(d for d in event.payload["steps"] if d.get("building") == "guild_court")["die"]
+        face = state.rules.faces["purple"][state.roll[purple][0]]
+        group = state.rules.compare_groups[face.compare or ""]
+        mine = sum(state.players[seat].count_before_turn(b) for b in group)
+        for change in ("none", "tie", "more", "this_turn"):
+            table = state.copy()
+            neighbour = table.players[(seat + 1) % n]
+            if change in ("tie", "more"):
+                need = mine + (change == "more") - sum(neighbour.count(b) for b in group)
+                for b in group:
+                    if b in neighbour.board and need > 0:
+                        extra = [s.id for s in neighbour.board[b].spaces if s.id not in neighbour.crossed.get(b, ())][:need]
+                        neighbour.crossed.setdefault(b, set()).update(extra)
+                        need -= len(extra)
+            elif change == "this_turn":
+                p = table.players[seat]
+                for b in group:
+                    if b in p.board:
+                        extra = {s.id for s in p.board[b].spaces} - p.crossed.get(b, set())
+                        p.crossed.setdefault(b, set()).update(extra)
+                        p.this_turn.extend((b, x) for x in sorted(extra))
+            compiled_way, pure_way = _both_ways(table, event)
+            assert compiled_way == pure_way
+            seen += 1
+            refused += isinstance(compiled_way[0], tuple)
+    assert seen > 100 and refused > 20

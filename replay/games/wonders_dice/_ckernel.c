@@ -5,26 +5,28 @@
  *
  *   action(state, payload) -> None | list | (paid, vp)
  *       projector._direct_action + kernel.direct_action for a one-step action (pass, or one
- *       space built with a die or on the Wonder, not on a Guild Court), and the resolver's
- *       (engine._Action) mechanical follow-ups of such a step, each answered by the next logged
- *       step in the order the resolver asks them: an extra action skipped, one space crossed by a
- *       "cross" effect of count 1 (another building, a space asking nothing and completing nothing,
- *       checked on the table as simulated after the steps before it), the bonus slot a completion
- *       asks (its own effects answered the same way). Checked, applied, the seat's turn done.
- *       [] when the claims are all right (or absent); (paid, vp) when they must be checked (the
- *       Python code reports them).
+ *       space built with a die or on the Wonder; on a Guild Court, its condition checked), and the
+ *       resolver's (engine._Action) follow-ups of such a step, each answered by the next logged step
+ *       in the order the resolver asks them: an extra action skipped or taken (a build or Wonder
+ *       step on another building, asking nothing and completing nothing), the spaces a "cross"
+ *       effect crosses (one, or two in the same building; skipped; or none when the effect lapses,
+ *       asking nothing), each checked on the table as simulated after the steps before it, the
+ *       bonus slot a completion asks (its own effects answered the same way). Checked, applied, the
+ *       seat's turn done. [] when the claims are all right (or absent); (paid, vp) when they must be
+ *       checked (the Python code reports them).
  *   roll(state, payload) -> None | True
  *       projector._roll + _start_turn for a roll of the Forum's dice in the Forum's order.
  *   position(event_type, payload) -> Position | None
  *       rules.position's cached Position of (turn, seat) when both are exact ints.
  *
  * None: declined, with nothing changed. Anything unusual is declined (a value of another type
- * than the exact int/str/list/dict expected, a missing key, a rule broken, a question to ask, a
- * Guild Court space, an effect of another kind than listed below...), and the Python code then
- * does what it always did, so its problems and messages are unchanged. Every check is made before
- * anything changes. Effects other than "vp" are applied by engine.apply_effect itself (a
- * callback). The Python code is the reference: tests/test_wd_compiled.py runs both on the same
- * games and damaged events and compares states, problems and outputs.
+ * than the exact int/str/list/dict expected, a missing key, a rule broken, a question the kernel
+ * does not answer...), and the Python code then does what it always did, so its problems and
+ * messages are unchanged. Every check is made before anything changes. The effects are applied in
+ * C as engine.apply_effect applies them (effect_in_c), except where a value is odd (a big int, a
+ * bool, another type): then engine.apply_effect itself is called. The Python code is the
+ * reference: tests/test_wd_compiled.py runs both on the same games and damaged events and
+ * compares states, problems and outputs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -47,6 +49,9 @@ static PyObject *apply_effect = NULL; /* engine.apply_effect, set by setup() */
 /* ------------------------------------------------------------------ references held for one call */
 
 #define MAXREF 256
+#define MAXEFFECTS 16
+#define MAXSTEPS 8
+#define MAXCROSS 4 /* the spaces an action's effects may cross */
 typedef struct {
     PyObject *o[MAXREF];
     int n;
@@ -165,11 +170,362 @@ static int two_args(Py_ssize_t nargs, const char *call) {
     return 0;
 }
 
+/* ------------------------------------------------------------------ effects (engine.apply_effect) */
+
+static PyObject *v_attack, *v_resource, *v_shield, *v_vp_per_leader_end, *v_die_discount, *v_die_free, *v_income,
+    *v_leaders, *v_barracks_west, *v_barracks_east, *v_simultaneous, *s_amount, *s_colours, *s_die, *s_end_effects,
+    *s_pending_swaps, *s_shield_spaces, *s_seat;
+
+/* What an effect needs of the action around it, read once by the kernel: the table, the player,
+ * and the options apply_effect reads (the coin cap, whether actions resolve simultaneously). */
+typedef struct {
+    PyObject *state, *player, *players, *crossed_all, *vp_d;
+    int capped, simultaneous;
+    long cap, seat;  /* seat: the player's (p.seat, checked to be its index in state.players) */
+} Ctx;
+
+/* dict[key] += amount for a dict of exact small ints (a discount or an income by colour); the
+ * values are checked by the caller's pass over the same keys before anything changes. */
+static int add_to(PyObject *d, PyObject *key, long amount) {
+    long held = 0;
+    PyObject *cur = PyDict_GetItemWithError(d, key);
+    if (cur == NULL && PyErr_Occurred()) return -1;
+    if (cur != NULL && !as_long(cur, &held)) {
+        PyErr_SetString(PyExc_TypeError, "a discount or income is not a small int");
+        return -1;
+    }
+    PyObject *sum = PyLong_FromLong(held + amount);
+    if (sum == NULL) return -1;
+    int rc = PyDict_SetItem(d, key, sum);
+    Py_DECREF(sum);
+    return rc;
+}
+
+/* Whether every colour of a tuple is an exact str whose value in d (if any) is an exact small int. */
+static int colours_ok(PyObject *colours, PyObject *d) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(colours); i++) {
+        PyObject *c = PyTuple_GET_ITEM(colours, i), *cur;
+        long held;
+        if (!PyUnicode_CheckExact(c)) return 0;
+        if (d == NULL) continue;
+        cur = PyDict_GetItemWithError(d, c);
+        if (cur == NULL && PyErr_Occurred()) return 0;
+        if (cur != NULL && !(as_long(cur, &held) && SMALL(held))) return 0;
+    }
+    return 1;
+}
+
+/* PlayerState.shields(barracks), or shields_before_turn when actions resolve simultaneously, of the
+ * player at seat: _shields, as engine.defence reads it; -1 for an odd value (for the Python code). */
+static long shields_of(Ctx *c, Refs *r, long seat, PyObject *barracks) {
+    PyObject *p = PyList_GET_ITEM(c->players, seat);
+    PyObject *board = keep(r, PyObject_GetAttr(p, s_board));
+    if (board == NULL || !PyDict_CheckExact(board)) return -1;
+    PyObject *b = PyDict_GetItemWithError(board, barracks);
+    if (b == NULL) return PyErr_Occurred() ? -1 : 0;  /* no such Barracks on that board: no shields */
+    PyObject *shields = keep(r, PyObject_GetAttr(b, s_shield_spaces));
+    PyObject *crossed_all = keep(r, PyObject_GetAttr(p, s_crossed));
+    if (shields == NULL || !PyFrozenSet_CheckExact(shields) || crossed_all == NULL || !PyDict_CheckExact(crossed_all))
+        return -1;
+    long count = 0;
+    PyObject *crossed = PyDict_GetItemWithError(crossed_all, barracks);
+    if (crossed == NULL && PyErr_Occurred()) return -1;
+    if (crossed != NULL) {
+        if (!PySet_CheckExact(crossed)) return -1;
+        PyObject *it = PyObject_GetIter(crossed), *x;
+        if (it == NULL) return -1;
+        while ((x = PyIter_Next(it)) != NULL) {
+            int in = PySet_Contains(shields, x);
+            Py_DECREF(x);
+            if (in < 0) break;
+            count += in;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) return -1;
+    }
+    if (c->simultaneous) {  /* shields_before_turn: less those crossed this turn */
+        PyObject *this_turn = keep(r, PyObject_GetAttr(p, s_this_turn));
+        if (this_turn == NULL || !PyList_CheckExact(this_turn)) return -1;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(this_turn); i++) {
+            PyObject *pair = PyList_GET_ITEM(this_turn, i);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return -1;
+            if (!eq(PyTuple_GET_ITEM(pair, 0), barracks)) continue;
+            int in = PySet_Contains(shields, PyTuple_GET_ITEM(pair, 1));
+            if (in < 0) return -1;
+            count -= in;
+        }
+    }
+    return count;
+}
+
+/* engine.apply_effect for every kind but "vp" (the kernel's own), "cross" and "extra_action" (the
+ * kernel's questions), in C: the same changes in the same order, the same VP into *vp. Each kind is
+ * checked first and then applied, so 0 (an odd value: an effect whose parameters or whose player's
+ * values are not the plain types apply_effect reads) leaves everything unchanged and no error set,
+ * for the caller to call apply_effect itself; 1 applied; -1 failed (the error set, in a change). */
+static int effect_in_c(Ctx *c, PyObject *e, PyObject *t, PyObject *cat, PyObject *where, long *vp) {
+    Refs r;
+    refs_empty(&r);
+    PyObject *player = c->player;
+    int rc = 0;
+    long amount, now;
+    *vp = 0;
+#define OK(cond) do { if (!(cond)) goto odd; } while (0)
+#define GE(obj, name) keep(&r, PyObject_GetAttr((obj), (name)))
+    if (eq(t, v_resource) || eq(t, v_shield)) {  /* read from the crossed spaces: nothing to do */
+        rc = 1;
+    } else if (eq(t, v_attack)) {
+        /* vp less the defender's shields (at most 2): engine.defence, then p.vp[category] += vp */
+        long base, seat = c->seat, n = (long)PyList_GET_SIZE(c->players), held = 0;
+        OK(as_long(GE(e, s_vp), &base) && SMALL(base));
+        int west = where != Py_None && eq(where, v_barracks_west);
+        OK(where == Py_None || PyUnicode_CheckExact(where));
+        long defender = west ? (seat + 1) % n : (seat - 1 + n) % n;
+        long shields = shields_of(c, &r, defender, west ? v_barracks_east : v_barracks_west);
+        OK(shields >= 0);
+        PyObject *cur = PyDict_GetItemWithError(c->vp_d, cat);
+        OK(cur != NULL || !PyErr_Occurred());
+        if (cur != NULL) OK(as_long(cur, &held) && SMALL(held));
+        *vp = base - (shields < 2 ? shields : 2);
+        if (*vp < 0) *vp = 0;
+        PyObject *sum = PyLong_FromLong(held + *vp);
+        if (sum == NULL) goto error;
+        int set = PyDict_SetItem(c->vp_d, cat, sum);
+        Py_DECREF(sum);
+        if (set < 0) goto error;
+        rc = 1;
+    } else if (eq(t, s_coins)) {
+        OK(as_long(GE(e, s_amount), &amount) && SMALL(amount) && as_long(GE(player, s_coins), &now) && SMALL(now));
+        if (set_long(player, s_coins, gained(c->capped, c->cap, now, amount)) < 0) goto error;
+        rc = 1;
+    } else if (eq(t, v_per_space) || eq(t, v_vp_per_leader_end)) {
+        /* per_space: coins now per crossed space of the building; both: an end effect recorded */
+        int per_space = eq(t, v_per_space);
+        PyObject *counted = v_leaders, *each = GE(e, s_vp);
+        PyObject *end = GE(player, s_end_effects);
+        OK(each && PyLong_CheckExact(each) && end && PyList_CheckExact(end));
+        if (per_space) {
+            counted = GE(e, k_building);
+            OK(counted && PyUnicode_CheckExact(counted));
+            OK(as_long(GE(e, s_coins), &amount) && SMALL(amount) && as_long(GE(player, s_coins), &now) && SMALL(now));
+            PyObject *crossed = PyDict_GetItemWithError(c->crossed_all, counted);
+            OK(crossed != NULL || !PyErr_Occurred());
+            OK(crossed == NULL || PySet_CheckExact(crossed));
+            long count = crossed ? (long)PySet_GET_SIZE(crossed) : 0;
+            OK(count < 1000);
+            if (set_long(player, s_coins, gained(c->capped, c->cap, now, amount * count)) < 0) goto error;
+        }
+        PyObject *entry = PyTuple_Pack(3, cat, counted, each);
+        if (entry == NULL) goto error;
+        int added = PyList_Append(end, entry);
+        Py_DECREF(entry);
+        if (added < 0) goto error;
+        rc = 1;
+    } else if (eq(t, v_die_discount) || eq(t, v_income)) {
+        /* die_discount: by colour, or on every die without colours; income: by colour */
+        int income = eq(t, v_income);
+        PyObject *colours = GE(e, s_colours), *d = GE(player, income ? s_income : s_discount);
+        OK(as_long(GE(e, s_amount), &amount) && SMALL(amount));
+        OK(colours && PyTuple_CheckExact(colours) && d && PyDict_CheckExact(d) && colours_ok(colours, d));
+        if (PyTuple_GET_SIZE(colours) == 0 && !income) {
+            long all;
+            OK(as_long(GE(player, s_discount_all), &all) && SMALL(all));
+            if (set_long(player, s_discount_all, all + amount) < 0) goto error;
+        } else {
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(colours); i++)
+                if (add_to(d, PyTuple_GET_ITEM(colours, i), amount) < 0) goto error;
+        }
+        rc = 1;
+    } else if (eq(t, v_die_free)) {
+        PyObject *colours = GE(e, s_colours), *free = GE(player, s_free_colours);
+        OK(colours && PyTuple_CheckExact(colours) && free && PySet_CheckExact(free) && colours_ok(colours, NULL));
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(colours); i++)
+            if (PySet_Add(free, PyTuple_GET_ITEM(colours, i)) < 0) goto error;
+        rc = 1;
+    } else if (eq(t, v_unlock)) {
+        /* the die unlocked, and waiting to replace a grey die unless in the Forum or waiting already */
+        PyObject *die = GE(e, s_die), *unlocked = GE(player, s_unlocked);
+        PyObject *forum = GE(c->state, s_forum), *swaps = GE(c->state, s_pending_swaps);
+        OK(die && PyUnicode_CheckExact(die) && unlocked && PySet_CheckExact(unlocked));
+        OK(forum && PyDict_CheckExact(forum) && swaps && PyList_CheckExact(swaps));
+        int waiting = 0;
+        Py_ssize_t pos = 0;
+        PyObject *key, *colour;
+        while (!waiting && PyDict_Next(forum, &pos, &key, &colour)) {
+            OK(PyUnicode_CheckExact(colour));
+            waiting = eq(colour, die);
+        }
+        for (Py_ssize_t i = 0; !waiting && i < PyList_GET_SIZE(swaps); i++) {
+            OK(PyUnicode_CheckExact(PyList_GET_ITEM(swaps, i)));
+            waiting = eq(PyList_GET_ITEM(swaps, i), die);
+        }
+        if (PySet_Add(unlocked, die) < 0) goto error;
+        if (!waiting && PyList_Append(swaps, die) < 0) goto error;
+        rc = 1;
+    }
+#undef OK
+#undef GE
+odd:
+    release(&r);
+    if (rc == 0 && PyErr_Occurred()) PyErr_Clear();
+    return rc;
+error:
+    release(&r);
+    return -1;
+}
+
+/* An effect applied as engine.apply_effect applies it, in C where effect_in_c can, else by calling
+ * apply_effect; its VP into *vp. -1 on an error (set). */
+static int apply_one(Ctx *c, Refs *refs, PyObject *e, PyObject *t, PyObject *cat, PyObject *where, long *vp) {
+    int done = PyUnicode_CheckExact(t) ? effect_in_c(c, e, t, cat, where, vp) : 0;
+    if (done) return done < 0 ? -1 : 0;
+    PyObject *got = keep(refs, PyObject_CallFunctionObjArgs(apply_effect, c->state, c->player, e, cat, where, NULL));
+    if (got == NULL) return -1;
+    if (!as_long(got, vp)) {
+        PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the Guild Court */
+
+static PyObject *v_purple, *s_compare, *s_compare_groups;
+
+/* Crossed spaces of a group of buildings at a player (engine._count): PlayerState.count of each,
+ * or count_before_turn (less those crossed this turn) when before_turn; -1 for an odd value. */
+static long group_count(Refs *r, PyObject *p, PyObject *group, int before_turn) {
+    PyObject *crossed_all = keep(r, PyObject_GetAttr(p, s_crossed));
+    PyObject *this_turn = before_turn ? keep(r, PyObject_GetAttr(p, s_this_turn)) : NULL;
+    if (crossed_all == NULL || !PyDict_CheckExact(crossed_all)) return -1;
+    if (before_turn && (this_turn == NULL || !PyList_CheckExact(this_turn))) return -1;
+    long count = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(group); i++) {
+        PyObject *b = PyTuple_GET_ITEM(group, i);
+        if (!PyUnicode_CheckExact(b)) return -1;
+        PyObject *crossed = PyDict_GetItemWithError(crossed_all, b);
+        if (crossed == NULL && PyErr_Occurred()) return -1;
+        if (crossed != NULL && !PySet_CheckExact(crossed)) return -1;
+        count += crossed ? (long)PySet_GET_SIZE(crossed) : 0;
+        for (Py_ssize_t j = 0; before_turn && j < PyList_GET_SIZE(this_turn); j++) {
+            PyObject *pair = PyList_GET_ITEM(this_turn, j);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return -1;
+            count -= eq(PyTuple_GET_ITEM(pair, 0), b);
+        }
+    }
+    return count;
+}
+
+/* Whether engine._Action._guild_problem(die) is None for the player at seat building with die: the
+ * die is purple, and its face's group of buildings has, crossed before this turn, at least as many
+ * spaces as each neighbour's (strictly more with 2 players), the neighbour's counted as the
+ * resolution counts them (before this turn when simultaneous). 0 also for any odd value: declined. */
+static int guild_holds(Refs *r, PyObject *rules, PyObject *players, PyObject *colour,
+                       PyObject *face, long seat, int simultaneous) {
+    if (!eq(colour, v_purple)) return 0;
+    PyObject *faces = keep(r, PyObject_GetAttr(rules, s_faces));
+    PyObject *groups = keep(r, PyObject_GetAttr(rules, s_compare_groups));
+    if (faces == NULL || !PyDict_CheckExact(faces) || groups == NULL || !PyDict_CheckExact(groups)) return 0;
+    PyObject *by_face = PyDict_GetItemWithError(faces, colour);
+    if (by_face == NULL || !PyDict_CheckExact(by_face)) return 0;
+    PyObject *f = PyDict_GetItemWithError(by_face, face);
+    if (f == NULL) return 0;
+    PyObject *compare = keep(r, PyObject_GetAttr(f, s_compare));
+    if (compare == NULL || !PyUnicode_CheckExact(compare)) return 0;  /* None: the resolver's assertion */
+    PyObject *group = PyDict_GetItemWithError(groups, compare);
+    if (group == NULL || !PyTuple_CheckExact(group)) return 0;
+    long n = (long)PyList_GET_SIZE(players);
+    long mine = group_count(r, PyList_GET_ITEM(players, seat), group, 1);
+    if (mine < 0) return 0;
+    long others[2] = {(seat + 1) % n, (seat - 1 + n) % n};  /* left, right: state.neighbours */
+    for (int i = 0; i < 2; i++) {
+        long o = others[i];
+        if (o == seat || (i == 1 && o == others[0])) continue;  /* {left, right} - {seat} */
+        long theirs = group_count(r, PyList_GET_ITEM(players, o), group, simultaneous);
+        if (theirs < 0 || mine < theirs || (n == 2 && mine == theirs)) return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ a crossing's lapse */
+
+static PyObject *s_lanes, *s_symbol, *s_spaces, *s_ordered, *s_cross_mandatory, *s_free_die, *s_free_action_wonder;
+
+/* The spaces an action has crossed so far beyond the player's table (its own, then the crossings
+ * its effects made and an extra action's), for the question a later effect asks. */
+typedef struct {
+    PyObject *b[2 + MAXCROSS], *x[2 + MAXCROSS];
+    int n;
+} Made;
+
+/* Whether building/space is crossed, counting what the action made; -1 for an odd value. */
+static int taken(PyObject *crossed_all, const Made *made, PyObject *building, PyObject *space) {
+    for (int j = 0; j < made->n; j++)
+        if (eq(made->b[j], building) && eq(made->x[j], space)) return 1;
+    PyObject *crossed = PyDict_GetItemWithError(crossed_all, building);
+    if (crossed == NULL) return PyErr_Occurred() ? -1 : 0;
+    if (!PySet_CheckExact(crossed)) return -1;
+    return PySet_Contains(crossed, space);
+}
+
+/* PlayerState.count(building) counting what the action made; -1 for an odd value. */
+static long count_made(PyObject *crossed_all, const Made *made, PyObject *building) {
+    long n = 0;
+    for (int j = 0; j < made->n; j++) n += eq(made->b[j], building);
+    PyObject *crossed = PyDict_GetItemWithError(crossed_all, building);
+    if (crossed == NULL) return PyErr_Occurred() ? -1 : n;
+    if (!PySet_CheckExact(crossed)) return -1;
+    return n + (long)PySet_GET_SIZE(crossed);
+}
+
+/* Whether a "cross" effect naming targets has a space it may cross now, on the table the action
+ * will have made (coins, the resources left, the spaces crossed: made): engine._Action._effect_cross
+ * lists the open spaces of the named buildings (the next on an arrow, any open one otherwise) and
+ * asks only if one has no _space_problem (its lock and its payment; a Guild Court is declined, -1).
+ * 1 one may be crossed (the question is asked), 0 none (the effect lapses), -1 odd: declined. */
+static int cross_open(Refs *r, PyObject *board, PyObject *plans, PyObject *crossed_all, PyObject *unlocked,
+                      const Made *made, PyObject *targets, long resources, long coins) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(targets); i++) {
+        PyObject *bid = PyTuple_GET_ITEM(targets, i);
+        if (!PyUnicode_CheckExact(bid)) return -1;
+        PyObject *b = PyDict_GetItemWithError(board, bid);
+        if (b == NULL) {
+            if (PyErr_Occurred()) return -1;
+            continue;  /* not on this board: no space to list */
+        }
+        PyObject *lanes = keep(r, PyObject_GetAttr(b, s_lanes));
+        if (lanes == NULL || !PyTuple_CheckExact(lanes)) return -1;
+        for (Py_ssize_t l = 0; l < PyTuple_GET_SIZE(lanes); l++) {
+            PyObject *lane = PyTuple_GET_ITEM(lanes, l);
+            PyObject *symbol = keep(r, PyObject_GetAttr(lane, s_symbol)), *spaces = keep(r, PyObject_GetAttr(lane, s_spaces));
+            PyObject *ordered = keep(r, PyObject_GetAttr(lane, s_ordered));
+            if (symbol == NULL || spaces == NULL || !PyTuple_CheckExact(spaces) || (ordered != Py_True && ordered != Py_False))
+                return -1;
+            for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(spaces); s++) {
+                PyObject *x = PyTuple_GET_ITEM(spaces, s);
+                int in = taken(crossed_all, made, bid, x);
+                if (in < 0) return -1;
+                if (in) continue;
+                PyObject *key = keep(r, PyTuple_Pack(3, bid, symbol, x));
+                PyObject *plan = key ? PyDict_GetItemWithError(plans, key) : NULL;
+                long cost;
+                if (plan == NULL || !PyTuple_Check(plan) || PyTuple_GET_SIZE(plan) != 9) return -1;
+                if (PyTuple_GET_ITEM(plan, 5) != Py_False || !as_long(PyTuple_GET_ITEM(plan, 1), &cost) || !SMALL(cost))
+                    return -1;
+                PyObject *locked = PyTuple_GET_ITEM(plan, 4);
+                int open = locked == Py_None ? 1 : PySet_Contains(unlocked, locked);
+                if (open < 0) return -1;
+                long owed = cost > resources ? cost - resources : 0;  /* construction_coins */
+                if (open && owed <= coins) return 1;
+                if (ordered == Py_True) break;  /* only the next space of an arrow is listed */
+            }
+        }
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ action */
 
-#define MAXEFFECTS 16
-#define MAXSTEPS 8
-#define MAXCROSS 4
 
 /* Whether (building, space) produces a resource on this board (PlayerState.producers); -1 if odd. */
 static int produces(PyObject *producers, PyObject *building, PyObject *space) {
@@ -223,6 +579,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(kind && PyUnicode_CheckExact(kind));
 
     PyObject *player = PyList_GET_ITEM(players, seat);
+    long own_seat;  /* the resolver reads p.seat (the Agora's completers, attacks, the Guild Court): the same seat */
+    NEED(as_long(GA(player, s_seat), &own_seat) && own_seat == seat);
     PyObject *rules = GA(state, s_rules);
     NEED(rules);
     PyObject *start = GA(rules, s_start);
@@ -270,7 +628,9 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *category = PyTuple_GET_ITEM(plan, 3), *locked = PyTuple_GET_ITEM(plan, 4);
     NEED(PyTuple_CheckExact(before) && PyTuple_CheckExact(effects));
     NEED(as_long(PyTuple_GET_ITEM(plan, 1), &cost) && SMALL(cost));
-    NEED(PyTuple_GET_ITEM(plan, 5) == Py_False);  /* no Guild Court */
+    int guild = PyTuple_GET_ITEM(plan, 5) == Py_True;  /* a Guild Court space: its condition checked below */
+    NEED(guild || PyTuple_GET_ITEM(plan, 5) == Py_False);
+    NEED(!(guild && wonder));  /* the Wonder is never the Guild Court (the resolver would look for the purple die) */
     int asks = PyTuple_GET_ITEM(plan, 6) == Py_True;  /* only an extra action, skipped, is answered here (below) */
     NEED(asks || PyTuple_GET_ITEM(plan, 6) == Py_False);
     NEED(as_long(PyTuple_GET_ITEM(plan, 7), &bonus_size) && as_long(PyTuple_GET_ITEM(plan, 8), &agora_size));
@@ -337,6 +697,9 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyObject *pair = keep(&refs, PyTuple_Pack(2, building, lane));
         NEED(pair);
         NEED(PySet_Contains(reach, pair) == 1);
+        if (guild) {
+            NEED(guild_holds(&refs, rules, players, colour, face, seat, eq(resolution, v_simultaneous)));
+        }
         PyObject *free = GA(player, s_free_colours);
         NEED(free && PySet_CheckExact(free));
         int is_free = PySet_Contains(free, colour);
@@ -391,13 +754,37 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n_effects = PyTuple_GET_SIZE(effects), n_slot = 0;
     NEED(n_effects <= MAXEFFECTS);
     long effect_vp[2][MAXEFFECTS];
-    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_effect; 2: an extra action, skipped */
+    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_one; 2: nothing (an extra action
+                                * skipped, a crossing skipped or lapsed); 3: a space crossed */
+    PyObject *types[2][MAXEFFECTS];  /* each effect's type (an exact str, held by refs) */
     PyObject *vp_d = GA(player, s_vp);
     NEED(vp_d && PyDict_CheckExact(vp_d));
     /* the spaces other effects cross (engine._Action._effect_cross), checked on a simulated table */
     PyObject *cross_b[MAXCROSS], *cross_x[MAXCROSS], *cross_plan[MAXCROSS], *producers_o = NULL;
     long cross_owed[MAXCROSS], cross_spent[MAXCROSS], coins_sim = 0, made_sim = 0, spent_sim = 0, paid_extra = 0;
-    int cross_i[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0;
+    int cross_i[2][MAXEFFECTS], cross_n[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0, n_extra = 0;
+    Made made = {{building}, {space}, 1};  /* the action's own space, then the spaces its effects cross */
+    long cross_income[MAXCROSS];  /* an extra action's: its die's income (0 for a crossing) */
+    int costly = 0;  /* an effect before changed what a die costs or earns (a discount, a free colour, an income) */
+    /* The table as the action will have left it when an effect asks its question (coins, resources
+     * made and spent), started from the action's own space and kept up by each step after it. */
+#define SIMULATE() do { if (!simulated) { \
+        PyObject *producers = GA(player, s_producers), *spend_c = GA(options, s_resources); \
+        long raw; \
+        NEED(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, crossed_all, spent, &raw)); \
+        int own = produces(producers, building, space); \
+        NEED(own >= 0); \
+        spending = eq(spend_c, v_spent); \
+        made_sim = raw + spent + own; \
+        long held_res = raw > 0 ? raw : 0; \
+        spent_sim = spent + (cost && spending ? (cost < held_res ? cost : held_res) : 0); \
+        coins_sim = coins; \
+        if (income && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income); \
+        coins_sim -= owed; \
+        if (income && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income); \
+        producers_o = producers; \
+        simulated = 1; \
+    } } while (0)
     PyObject *completers = NULL;
     for (int g = 0; g < 2; g++) {
         if (g) {
@@ -426,112 +813,267 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             PyObject *e = PyTuple_GET_ITEM(group, i);
             PyObject *t = GA(e, s_type);
             NEED(t && PyUnicode_CheckExact(t));
+            types[g][i] = t;
             if (eq(t, v_cross)) {
-                /* engine._Action._effect_cross for one space: the logged step is a legal crossing, so the
-                 * effect does not lapse (the step is one of its candidates) and it is asked; checked
-                 * against the table as the action will have left it (simulated: coins, resources, the
-                 * spaces crossed), which needs every effect before it to leave coins and locks alone. */
+                /* engine._Action._effect_cross: up to count spaces (1 or 2, the second in the building of
+                 * the first), each asked only if a space of the buildings named may be crossed (else the
+                 * effect lapses there, without a question); the logged step skips (where the option allows
+                 * it: the effect ends) or crosses one space. Checked against the table as the action will
+                 * have left it (simulated: coins, resources, the spaces crossed), which needs every effect
+                 * before it to leave locks alone. */
                 long count;
-                NEED(!dirty && n_cross < MAXCROSS && as_long(GA(e, s_count), &count) && count == 1);
+                NEED(!dirty && as_long(GA(e, s_count), &count) && (count == 1 || count == 2));
                 PyObject *targets = GA(e, s_buildings);
-                NEED(targets && PyTuple_CheckExact(targets) && k < n_steps);
-                PyObject *answer = PyList_GET_ITEM(steps, k++);
-                NEED(PyDict_CheckExact(answer));
-                PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
-                PyObject *b2 = PyDict_GetItemWithError(answer, k_building), *l2 = PyDict_GetItemWithError(answer, k_lane);
-                PyObject *x2 = PyDict_GetItemWithError(answer, k_space);
-                NEED(akind && eq(akind, v_cross) && b2 && l2 && x2 && PyUnicode_CheckExact(b2) && PyUnicode_CheckExact(l2)
-                     && PyUnicode_CheckExact(x2));
-                int named = 0;
-                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) named |= eq(PyTuple_GET_ITEM(targets, j), b2);
-                NEED(named && !eq(b2, building));  /* the action's own building: its completion is the resolver's */
-                for (int j = 0; j < n_cross; j++) NEED(!eq(cross_b[j], b2));
-                PyObject *key2 = keep(&refs, PyTuple_Pack(3, b2, l2, x2));
-                NEED(key2);
-                PyObject *plan2 = PyDict_GetItemWithError(plans, key2);
-                NEED(plan2 && PyTuple_Check(plan2) && PyTuple_GET_SIZE(plan2) == 9);
-                PyObject *before2 = PyTuple_GET_ITEM(plan2, 0), *effects2 = PyTuple_GET_ITEM(plan2, 2);
-                PyObject *locked2 = PyTuple_GET_ITEM(plan2, 4);
-                long cost2, bonus2, agora2;
-                NEED(PyTuple_CheckExact(before2) && PyTuple_CheckExact(effects2) && PyTuple_GET_SIZE(effects2) <= MAXEFFECTS);
-                NEED(as_long(PyTuple_GET_ITEM(plan2, 1), &cost2) && SMALL(cost2) && cost2 >= 0);
-                NEED(PyTuple_GET_ITEM(plan2, 5) == Py_False && PyTuple_GET_ITEM(plan2, 6) == Py_False);  /* no Guild Court; asks nothing */
-                NEED(as_long(PyTuple_GET_ITEM(plan2, 7), &bonus2) && as_long(PyTuple_GET_ITEM(plan2, 8), &agora2));
-                if (locked2 != Py_None) NEED(PySet_Contains(unlocked, locked2) == 1);
-                PyObject *crossed2 = PyDict_GetItemWithError(crossed_all, b2);
-                NEED(crossed2 || !PyErr_Occurred());
-                NEED(crossed2 == NULL || PySet_CheckExact(crossed2));
-                long n2 = crossed2 ? (long)PySet_GET_SIZE(crossed2) : 0;
-                NEED(!(bonus2 && n2 + 1 >= bonus2));  /* it may complete its building: a bonus slot, the resolver's */
-                if (n2) {
-                    NEED(PySet_Contains(crossed2, x2) == 0);
-                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before2); j++)
-                        NEED(PySet_Contains(crossed2, PyTuple_GET_ITEM(before2, j)) == 1);
-                } else {
-                    NEED(PyTuple_GET_SIZE(before2) == 0);
-                }
-                if (!simulated) {  /* the table after the action's own space: coins, resources made and spent */
-                    PyObject *producers = GA(player, s_producers), *spend_c = GA(options, s_resources);
-                    long raw;
-                    NEED(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, crossed_all, spent, &raw));
-                    int own = produces(producers, building, space);
-                    NEED(own >= 0);
-                    spending = eq(spend_c, v_spent);
-                    made_sim = raw + spent + own;
-                    long held_res = raw > 0 ? raw : 0;
-                    spent_sim = spent + (cost && spending ? (cost < held_res ? cost : held_res) : 0);
-                    coins_sim = coins;
-                    if (income && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income);
-                    coins_sim -= owed;
-                    if (income && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income);
-                    producers_o = producers;
-                    simulated = 1;
-                }
-                long res2 = made_sim - spent_sim;
-                if (res2 < 0) res2 = 0;
-                long owed2 = cost2 > res2 ? cost2 - res2 : 0;
-                NEED(owed2 <= coins_sim);  /* _space_problem's payment, nothing for a die */
-                long delta2 = spending ? (cost2 < res2 ? cost2 : res2) : 0;
-                int own2 = produces(producers_o, b2, x2);
-                NEED(own2 >= 0);
-                coins_sim -= owed2;
-                spent_sim += delta2;
-                made_sim += own2;
-                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {  /* its effects: none asks (checked) */
-                    PyObject *t2 = GA(PyTuple_GET_ITEM(effects2, j), s_type);
-                    NEED(t2 && PyUnicode_CheckExact(t2));
-                    if (eq(t2, s_coins) || eq(t2, v_per_space) || eq(t2, v_unlock)) dirty = 1;
-                    if (eq(t2, v_vp)) {
-                        long held, v2;
-                        NEED(as_long(GA(PyTuple_GET_ITEM(effects2, j), s_vp), &v2) && SMALL(v2));
-                        PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan2, 3));
-                        NEED(cur || !PyErr_Occurred());
-                        if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                NEED(targets && PyTuple_CheckExact(targets));
+                SIMULATE();
+                here[g][i] = 2;  /* nothing, unless a space is crossed below */
+                cross_i[g][i] = n_cross;
+                cross_n[g][i] = 0;
+                for (long round = 0; round < count; round++) {
+                    NEED(!dirty);  /* the first space's effects may have changed what the second's check reads */
+                    long res_now = made_sim - spent_sim;
+                    int open = cross_open(&refs, board, plans, crossed_all, unlocked, &made, targets,
+                                          res_now > 0 ? res_now : 0, coins_sim);
+                    NEED(open >= 0);
+                    if (!open) break;  /* it lapses: no question asked, nothing more done */
+                    NEED(k < n_steps);
+                    PyObject *answer = PyList_GET_ITEM(steps, k++);
+                    NEED(PyDict_CheckExact(answer));
+                    PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
+                    NEED(akind);
+                    if (eq(akind, v_skip)) {  /* Prompt.check: a skip is allowed unless crossing is mandatory */
+                        PyObject *mandatory = GA(options, s_cross_mandatory);
+                        NEED(mandatory == Py_False);
+                        break;
                     }
+                    PyObject *b2 = PyDict_GetItemWithError(answer, k_building), *l2 = PyDict_GetItemWithError(answer, k_lane);
+                    PyObject *x2 = PyDict_GetItemWithError(answer, k_space);
+                    NEED(eq(akind, v_cross) && b2 && l2 && x2 && PyUnicode_CheckExact(b2) && PyUnicode_CheckExact(l2)
+                         && PyUnicode_CheckExact(x2) && n_cross < MAXCROSS);
+                    int named = 0;
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) named |= eq(PyTuple_GET_ITEM(targets, j), b2);
+                    NEED(named);
+                    NEED(!eq(made.b[0], b2));  /* the action's own building: its completion is the resolver's */
+                    PyObject *key2 = keep(&refs, PyTuple_Pack(3, b2, l2, x2));
+                    NEED(key2);
+                    PyObject *plan2 = PyDict_GetItemWithError(plans, key2);
+                    NEED(plan2 && PyTuple_Check(plan2) && PyTuple_GET_SIZE(plan2) == 9);
+                    PyObject *before2 = PyTuple_GET_ITEM(plan2, 0), *effects2 = PyTuple_GET_ITEM(plan2, 2);
+                    PyObject *locked2 = PyTuple_GET_ITEM(plan2, 4);
+                    long cost2, bonus2, agora2;
+                    NEED(PyTuple_CheckExact(before2) && PyTuple_CheckExact(effects2) && PyTuple_GET_SIZE(effects2) <= MAXEFFECTS);
+                    NEED(as_long(PyTuple_GET_ITEM(plan2, 1), &cost2) && SMALL(cost2) && cost2 >= 0);
+                    /* no Guild Court; asks nothing */
+                    NEED(PyTuple_GET_ITEM(plan2, 5) == Py_False && PyTuple_GET_ITEM(plan2, 6) == Py_False);
+                    NEED(as_long(PyTuple_GET_ITEM(plan2, 7), &bonus2) && as_long(PyTuple_GET_ITEM(plan2, 8), &agora2));
+                    if (locked2 != Py_None) NEED(PySet_Contains(unlocked, locked2) == 1);
+                    /* open and next on its arrow, counting the spaces the action crossed before it */
+                    long n2 = count_made(crossed_all, &made, b2);
+                    NEED(n2 >= 0);
+                    NEED(!(bonus2 && n2 + 1 >= bonus2));  /* it may complete its building: a bonus slot, the resolver's */
+                    NEED(taken(crossed_all, &made, b2, x2) == 0);
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before2); j++)
+                        NEED(taken(crossed_all, &made, b2, PyTuple_GET_ITEM(before2, j)) == 1);
+                    long res2 = made_sim - spent_sim;
+                    if (res2 < 0) res2 = 0;
+                    long owed2 = cost2 > res2 ? cost2 - res2 : 0;
+                    NEED(owed2 <= coins_sim);  /* _space_problem's payment, nothing for a die */
+                    long delta2 = spending ? (cost2 < res2 ? cost2 : res2) : 0;
+                    int own2 = produces(producers_o, b2, x2);
+                    NEED(own2 >= 0);
+                    coins_sim -= owed2;
+                    spent_sim += delta2;
+                    made_sim += own2;
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {  /* its effects: none asks (checked) */
+                        PyObject *t2 = GA(PyTuple_GET_ITEM(effects2, j), s_type);
+                        NEED(t2 && PyUnicode_CheckExact(t2));
+                        if (eq(t2, s_coins) || eq(t2, v_per_space) || eq(t2, v_unlock)) dirty = 1;
+                        if (eq(t2, v_die_discount) || eq(t2, v_die_free) || eq(t2, v_income)) costly = 1;
+                        if (eq(t2, v_vp)) {
+                            long held, v2;
+                            NEED(as_long(GA(PyTuple_GET_ITEM(effects2, j), s_vp), &v2) && SMALL(v2));
+                            PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan2, 3));
+                            NEED(cur || !PyErr_Occurred());
+                            if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                        }
+                    }
+                    if (agora2) {
+                        completers = GA(state, s_agora_completers);
+                        NEED(completers && PyList_CheckExact(completers));
+                    }
+                    cross_b[n_cross] = b2;
+                    cross_x[n_cross] = x2;
+                    cross_plan[n_cross] = plan2;
+                    cross_owed[n_cross] = owed2;
+                    cross_spent[n_cross] = delta2;
+                    cross_income[n_cross] = 0;
+                    n_cross++;
+                    cross_n[g][i]++;
+                    made.b[made.n] = b2;
+                    made.x[made.n++] = x2;
+                    paid_extra += owed2;
+                    here[g][i] = 3;
+                    targets = keep(&refs, PyTuple_Pack(1, b2));  /* "up to two spaces of the building shown" */
+                    NEED(targets);
                 }
-                if (agora2) {
-                    completers = GA(state, s_agora_completers);
-                    NEED(completers && PyList_CheckExact(completers));
-                }
-                cross_b[n_cross] = b2;
-                cross_x[n_cross] = x2;
-                cross_plan[n_cross] = plan2;
-                cross_owed[n_cross] = owed2;
-                cross_spent[n_cross] = delta2;
-                cross_i[g][i] = n_cross++;
-                paid_extra += owed2;
-                here[g][i] = 3;
                 continue;
             }
-            if (eq(t, s_coins) || eq(t, v_per_space) || eq(t, v_unlock)) dirty = 1;
+            if (eq(t, v_unlock)) dirty = 1;  /* a lock a later step's check reads */
+            if (eq(t, v_die_discount) || eq(t, v_die_free) || eq(t, v_income)) costly = 1;
+            if (eq(t, s_coins) || eq(t, v_per_space)) {
+                /* coins gained (apply_effect's values, checked as effect_in_c checks them), kept in the
+                 * simulated table for the questions after it */
+                long amount;
+                if (eq(t, s_coins)) {
+                    NEED(as_long(GA(e, s_amount), &amount) && SMALL(amount));
+                } else {
+                    long each, n_made;
+                    PyObject *counted = GA(e, k_building);
+                    NEED(counted && PyUnicode_CheckExact(counted) && as_long(GA(e, s_coins), &each) && SMALL(each));
+                    n_made = count_made(crossed_all, &made, counted);
+                    NEED(n_made >= 0 && n_made < 1000);
+                    amount = each * n_made;
+                }
+                SIMULATE();
+                coins_sim = gained(capped, cap, coins_sim, amount);
+            }
             if (eq(t, v_extra_action)) {
-                /* _ask_effect: another action, which may always be skipped; only the skip is answered here */
+                /* _ask_effect: another action, which may always be skipped; or a build or Wonder step
+                 * (_extra_allowed), checked as _action_problem checks it on the simulated table */
                 NEED(k < n_steps);
                 PyObject *answer = PyList_GET_ITEM(steps, k++);
                 NEED(PyDict_CheckExact(answer));
                 PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
-                NEED(akind && eq(akind, v_skip));
-                here[g][i] = 2;
+                NEED(akind);
+                if (eq(akind, v_skip)) {
+                    here[g][i] = 2;
+                    continue;
+                }
+                PyObject *free_die = GA(e, s_free_die);
+                NEED(free_die == Py_True || free_die == Py_False);
+                int wonder3 = eq(akind, v_wonder);
+                NEED(wonder3 || eq(akind, v_build));  /* a pass (extra_action_pass) or anything else: the resolver's */
+                if (wonder3 && free_die == Py_True) NEED(GA(options, s_free_action_wonder) == Py_True);
+                NEED(!dirty && !costly && n_cross < MAXCROSS && n_extra == 0);
+                PyObject *b3 = PyDict_GetItemWithError(answer, k_building), *l3 = PyDict_GetItemWithError(answer, k_lane);
+                PyObject *x3 = PyDict_GetItemWithError(answer, k_space);
+                NEED(b3 && l3 && x3 && PyUnicode_CheckExact(b3) && PyUnicode_CheckExact(l3) && PyUnicode_CheckExact(x3));
+                if (wonder3) NEED(eq(b3, v_wonder));
+                for (int j = 0; j < made.n; j++) NEED(!eq(made.b[j], b3));  /* a building the action crossed already */
+                PyObject *key3 = keep(&refs, PyTuple_Pack(3, b3, l3, x3));
+                NEED(key3);
+                PyObject *plan3 = PyDict_GetItemWithError(plans, key3);
+                NEED(plan3 && PyTuple_Check(plan3) && PyTuple_GET_SIZE(plan3) == 9);
+                PyObject *before3 = PyTuple_GET_ITEM(plan3, 0), *effects3 = PyTuple_GET_ITEM(plan3, 2);
+                PyObject *locked3 = PyTuple_GET_ITEM(plan3, 4);
+                long cost3, bonus3, agora3, extra3 = 0, income3 = 0;
+                NEED(PyTuple_CheckExact(before3) && PyTuple_CheckExact(effects3) && PyTuple_GET_SIZE(effects3) <= MAXEFFECTS);
+                NEED(as_long(PyTuple_GET_ITEM(plan3, 1), &cost3) && SMALL(cost3) && cost3 >= 0);
+                /* no Guild Court, no question of its own */
+                NEED(PyTuple_GET_ITEM(plan3, 5) == Py_False && PyTuple_GET_ITEM(plan3, 6) == Py_False);
+                NEED(as_long(PyTuple_GET_ITEM(plan3, 7), &bonus3) && as_long(PyTuple_GET_ITEM(plan3, 8), &agora3));
+                if (locked3 != Py_None) NEED(PySet_Contains(unlocked, locked3) == 1);
+                PyObject *crossed3 = PyDict_GetItemWithError(crossed_all, b3);
+                NEED(crossed3 || !PyErr_Occurred());
+                NEED(crossed3 == NULL || PySet_CheckExact(crossed3));
+                long n3 = crossed3 ? (long)PySet_GET_SIZE(crossed3) : 0;
+                NEED(!(bonus3 && n3 + 1 >= bonus3));  /* it may complete its building: a bonus slot, the resolver's */
+                if (n3) {
+                    NEED(PySet_Contains(crossed3, x3) == 0);
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before3); j++)
+                        NEED(PySet_Contains(crossed3, PyTuple_GET_ITEM(before3, j)) == 1);
+                } else {
+                    NEED(PyTuple_GET_SIZE(before3) == 0);
+                }
+                if (!wonder3) {  /* the die: in the Forum, unlocked, reaching the lane; its cost (die_cost) and income */
+                    PyObject *die3 = PyDict_GetItemWithError(answer, k_die);
+                    PyObject *forum3 = GA(state, s_forum), *roll3 = GA(state, s_roll), *special3 = GA(start, s_special);
+                    NEED(die3 && PyUnicode_CheckExact(die3) && forum3 && roll3 && special3 && PyDict_CheckExact(forum3)
+                         && PyDict_CheckExact(roll3) && PyTuple_CheckExact(special3));
+                    PyObject *colour3 = PyDict_GetItemWithError(forum3, die3);
+                    NEED(colour3 && PyUnicode_CheckExact(colour3));
+                    PyObject *shown3 = PyDict_GetItemWithError(roll3, die3);
+                    NEED(shown3 && PyTuple_CheckExact(shown3) && PyTuple_GET_SIZE(shown3) == 2);
+                    PyObject *face3 = PyTuple_GET_ITEM(shown3, 0);
+                    long section3;
+                    NEED(PyUnicode_CheckExact(face3) && as_long(PyTuple_GET_ITEM(shown3, 1), &section3));
+                    int special_die = PySequence_Contains(special3, colour3);
+                    NEED(special_die >= 0);
+                    if (special_die) NEED(PySet_Contains(unlocked, colour3) == 1);
+                    PyObject *reaches3 = GA(tables, s_reaches);
+                    NEED(reaches3 && PyDict_CheckExact(reaches3));
+                    PyObject *by_face3 = PyDict_GetItemWithError(reaches3, colour3);
+                    NEED(by_face3 && PyDict_CheckExact(by_face3));
+                    PyObject *reach3 = PyDict_GetItemWithError(by_face3, face3);
+                    NEED(reach3 && PyFrozenSet_CheckExact(reach3));
+                    PyObject *pair3 = keep(&refs, PyTuple_Pack(2, b3, l3));
+                    NEED(pair3 && PySet_Contains(reach3, pair3) == 1);
+                    PyObject *free3 = GA(player, s_free_colours);
+                    NEED(free3 && PySet_CheckExact(free3));
+                    int is_free3 = PySet_Contains(free3, colour3);
+                    NEED(is_free3 >= 0);
+                    if (free_die == Py_False && !is_free3) {
+                        PyObject *sections3 = GA(start, s_forum_sections), *discount3 = GA(player, s_discount);
+                        long base3, all3, one3 = 0;
+                        NEED(sections3 && PyTuple_CheckExact(sections3) && 0 <= section3 && section3 < PyTuple_GET_SIZE(sections3));
+                        NEED(as_long(PyTuple_GET_ITEM(sections3, section3), &base3) && SMALL(base3));
+                        NEED(as_long(GA(player, s_discount_all), &all3) && SMALL(all3));
+                        NEED(discount3 && PyDict_CheckExact(discount3));
+                        PyObject *d3 = PyDict_GetItemWithError(discount3, colour3);
+                        NEED(d3 || !PyErr_Occurred());
+                        if (d3) NEED(as_long(d3, &one3) && SMALL(one3));
+                        extra3 = base3 - all3 - one3;
+                        if (extra3 < 0) extra3 = 0;
+                    }
+                    PyObject *i3 = PyDict_GetItemWithError(income_d, colour3);
+                    NEED(i3 || !PyErr_Occurred());
+                    if (i3) NEED(as_long(i3, &income3) && SMALL(income3));
+                }
+                SIMULATE();
+                long res3 = made_sim - spent_sim;
+                if (res3 < 0) res3 = 0;
+                long owed3 = extra3 + (cost3 > res3 ? cost3 - res3 : 0);
+                long credit3 = eq(when, v_when_chosen) ? income3 : 0;
+                NEED(owed3 <= (credit3 ? gained(capped, cap, coins_sim, credit3) : coins_sim));  /* _space_problem's payment */
+                long delta3 = spending ? (cost3 < res3 ? cost3 : res3) : 0;
+                int own3 = produces(producers_o, b3, x3);
+                NEED(own3 >= 0);
+                if (income3 && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income3);
+                coins_sim -= owed3;
+                if (income3 && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income3);
+                spent_sim += delta3;
+                made_sim += own3;
+                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects3); j++) {  /* its effects: none asks (checked) */
+                    PyObject *t3 = GA(PyTuple_GET_ITEM(effects3, j), s_type);
+                    NEED(t3 && PyUnicode_CheckExact(t3));
+                    if (eq(t3, s_coins) || eq(t3, v_per_space) || eq(t3, v_unlock)) dirty = 1;
+                    if (eq(t3, v_die_discount) || eq(t3, v_die_free) || eq(t3, v_income)) costly = 1;
+                    if (eq(t3, v_vp)) {
+                        long held, v3;
+                        NEED(as_long(GA(PyTuple_GET_ITEM(effects3, j), s_vp), &v3) && SMALL(v3));
+                        PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan3, 3));
+                        NEED(cur || !PyErr_Occurred());
+                        if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                    }
+                }
+                if (income3 && eq(when, v_after_action)) dirty = 1;  /* income after the action: coins, kept simple */
+                if (agora3) {
+                    completers = GA(state, s_agora_completers);
+                    NEED(completers && PyList_CheckExact(completers));
+                }
+                cross_b[n_cross] = b3;
+                cross_x[n_cross] = x3;
+                cross_plan[n_cross] = plan3;
+                cross_owed[n_cross] = owed3;
+                cross_spent[n_cross] = delta3;
+                cross_income[n_cross] = income3;
+                cross_i[g][i] = n_cross++;
+                cross_n[g][i] = 1;
+                made.b[made.n] = b3;
+                made.x[made.n++] = x3;
+                n_extra++;
+                paid_extra += owed3;
+                here[g][i] = 3;
                 continue;
             }
             here[g][i] = eq(t, v_vp);
@@ -559,6 +1101,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     NEED(spend_o && PyUnicode_CheckExact(spend_o));
 
     /* ---- kernel._cross: from here on the table changes */
+    Ctx ctx = {state, player, players, crossed_all, vp_d, capped, eq(resolution, v_simultaneous), cap, seat};
     if (income && eq(when, v_when_chosen)) coins = gained(capped, cap, coins, income);
     paid = owed + paid_extra;
     if (cost && eq(spend_o, v_spent)) {
@@ -588,60 +1131,69 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_ssize_t count = g ? n_slot : n_effects;
         for (Py_ssize_t i = 0; i < count; i++) {
             PyObject *e = PyTuple_GET_ITEM(group, i);
-            if (here[g][i] == 2) continue;  /* the extra action skipped: nothing */
-            if (here[g][i] == 3) {  /* engine._Action._cross of the space the effect crosses */
-                int c = cross_i[g][i];
-                PyObject *b2 = cross_b[c], *x2 = cross_x[c], *plan2 = cross_plan[c];
-                long now;
-                if (!as_long(GA(player, s_coins), &now)) {
-                    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
-                    goto error;
-                }
-                if (cross_spent[c]) {
-                    long sp;
-                    if (!as_long(GA(player, s_resources_spent), &sp)) {
-                        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "resources spent are not a small int");
+            if (here[g][i] == 2) continue;  /* an extra action skipped, a crossing skipped or lapsed: nothing */
+            if (here[g][i] == 3) {  /* engine._Action._cross of the spaces an effect crosses, or of an extra action's */
+                for (int c = cross_i[g][i]; c < cross_i[g][i] + cross_n[g][i]; c++) {  /* in the order crossed */
+                    PyObject *b2 = cross_b[c], *x2 = cross_x[c], *plan2 = cross_plan[c];
+                    long now, income2 = cross_income[c];  /* an extra action's die's income (_do_action) */
+                    if (!as_long(GA(player, s_coins), &now)) {
+                        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
                         goto error;
                     }
-                    if (set_long(player, s_resources_spent, sp + cross_spent[c]) < 0) goto error;
-                }
-                if (set_long(player, s_coins, now - cross_owed[c]) < 0) goto error;
-                PyObject *set2 = PyDict_GetItemWithError(crossed_all, b2);
-                if (set2 == NULL) {
-                    if (PyErr_Occurred()) goto error;
-                    set2 = keep(&refs, PySet_New(NULL));
-                    if (set2 == NULL || PyDict_SetItem(crossed_all, b2, set2) < 0) goto error;
-                }
-                if (PySet_Add(set2, x2) < 0) goto error;
-                PyObject *pair2 = keep(&refs, PyTuple_Pack(2, b2, x2));
-                if (pair2 == NULL || PyList_Append(this_turn, pair2) < 0) goto error;
-                PyObject *effects2 = PyTuple_GET_ITEM(plan2, 2), *cat2 = PyTuple_GET_ITEM(plan2, 3);
-                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {
-                    PyObject *e2 = PyTuple_GET_ITEM(effects2, j);
-                    PyObject *t2 = GA(e2, s_type);
-                    if (t2 == NULL) goto error;
-                    long v;
-                    if (eq(t2, v_vp)) {
-                        long held = 0;
-                        if (!as_long(GA(e2, s_vp), &v)) goto vp_error;
-                        PyObject *cur = PyDict_GetItemWithError(vp_d, cat2);
-                        if (cur == NULL && PyErr_Occurred()) goto error;
-                        if (cur != NULL && !as_long(cur, &held)) goto vp_error;
-                        PyObject *sum = PyLong_FromLong(held + v);
-                        if (sum == NULL) goto error;
-                        int rc = PyDict_SetItem(vp_d, cat2, sum);
-                        Py_DECREF(sum);
-                        if (rc < 0) goto error;
-                    } else {
-                        PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e2, cat2, b2, NULL));
-                        if (got == NULL) goto error;
-                        if (!as_long(got, &v)) goto vp_error;
+                    if (income2 && eq(when, v_when_chosen)) now = gained(capped, cap, now, income2);
+                    if (cross_spent[c]) {
+                        long sp;
+                        if (!as_long(GA(player, s_resources_spent), &sp)) {
+                            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "resources spent are not a small int");
+                            goto error;
+                        }
+                        if (set_long(player, s_resources_spent, sp + cross_spent[c]) < 0) goto error;
                     }
-                    vp += v;
-                }
-                long agora2;
-                if (as_long(PyTuple_GET_ITEM(plan2, 8), &agora2) && agora2 && (long)PySet_GET_SIZE(set2) == agora2) {
-                    if (PyList_Append(completers, seat_o) < 0) goto error;
+                    now -= cross_owed[c];
+                    if (income2 && eq(when, v_after_paying)) now = gained(capped, cap, now, income2);
+                    if (set_long(player, s_coins, now) < 0) goto error;
+                    PyObject *set2 = PyDict_GetItemWithError(crossed_all, b2);
+                    if (set2 == NULL) {
+                        if (PyErr_Occurred()) goto error;
+                        set2 = keep(&refs, PySet_New(NULL));
+                        if (set2 == NULL || PyDict_SetItem(crossed_all, b2, set2) < 0) goto error;
+                    }
+                    if (PySet_Add(set2, x2) < 0) goto error;
+                    PyObject *pair2 = keep(&refs, PyTuple_Pack(2, b2, x2));
+                    if (pair2 == NULL || PyList_Append(this_turn, pair2) < 0) goto error;
+                    PyObject *effects2 = PyTuple_GET_ITEM(plan2, 2), *cat2 = PyTuple_GET_ITEM(plan2, 3);
+                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {
+                        PyObject *e2 = PyTuple_GET_ITEM(effects2, j);
+                        PyObject *t2 = GA(e2, s_type);
+                        if (t2 == NULL) goto error;
+                        long v;
+                        if (eq(t2, v_vp)) {
+                            long held = 0;
+                            if (!as_long(GA(e2, s_vp), &v)) goto vp_error;
+                            PyObject *cur = PyDict_GetItemWithError(vp_d, cat2);
+                            if (cur == NULL && PyErr_Occurred()) goto error;
+                            if (cur != NULL && !as_long(cur, &held)) goto vp_error;
+                            PyObject *sum = PyLong_FromLong(held + v);
+                            if (sum == NULL) goto error;
+                            int rc = PyDict_SetItem(vp_d, cat2, sum);
+                            Py_DECREF(sum);
+                            if (rc < 0) goto error;
+                        } else if (apply_one(&ctx, &refs, e2, t2, cat2, b2, &v) < 0) {
+                            goto error;
+                        }
+                        vp += v;
+                    }
+                    long agora2;
+                    if (as_long(PyTuple_GET_ITEM(plan2, 8), &agora2) && agora2 && (long)PySet_GET_SIZE(set2) == agora2) {
+                        if (PyList_Append(completers, seat_o) < 0) goto error;
+                    }
+                    if (income2 && eq(when, v_after_action)) {
+                        if (!as_long(GA(player, s_coins), &now)) {
+                            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
+                            goto error;
+                        }
+                        if (set_long(player, s_coins, gained(capped, cap, now, income2)) < 0) goto error;
+                    }
                 }
                 continue;
             }
@@ -660,13 +1212,8 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 if (rc < 0) goto error;
                 vp += effect_vp[g][i];
             } else {
-                PyObject *got = keep(&refs, PyObject_CallFunctionObjArgs(apply_effect, state, player, e, cat, where, NULL));
-                if (got == NULL) goto error;
                 long v;
-                if (!as_long(got, &v)) {
-                    PyErr_SetString(PyExc_TypeError, "apply_effect gave a VP count that is not a small int");
-                    goto error;
-                }
+                if (apply_one(&ctx, &refs, e, types[g][i], cat, where, &v) < 0) goto error;
                 vp += v;
             }
         }
@@ -910,6 +1457,16 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(s_barracks, "barracks"); INTERN(s_bonus_slots, "bonus_slots"); INTERN(s_slots, "slots");
     INTERN(k_slot, "slot"); INTERN(v_bonus, "bonus"); INTERN(v_one_building, "one_building");
     INTERN(v_barracks_, "barracks_"); INTERN(v_cross, "cross"); INTERN(v_extra_action, "extra_action"); INTERN(v_skip, "skip");
+    INTERN(v_attack, "attack"); INTERN(v_resource, "resource"); INTERN(v_shield, "shield");
+    INTERN(v_vp_per_leader_end, "vp_per_leader_end"); INTERN(v_die_discount, "die_discount"); INTERN(v_die_free, "die_free");
+    INTERN(v_income, "income"); INTERN(v_leaders, "leaders"); INTERN(v_barracks_west, "barracks_west");
+    INTERN(v_barracks_east, "barracks_east"); INTERN(v_simultaneous, "simultaneous"); INTERN(s_amount, "amount");
+    INTERN(s_colours, "colours"); INTERN(s_die, "die"); INTERN(s_end_effects, "end_effects");
+    INTERN(s_pending_swaps, "pending_swaps"); INTERN(s_shield_spaces, "shield_spaces"); INTERN(s_seat, "seat");
+    INTERN(v_purple, "purple"); INTERN(s_compare, "compare"); INTERN(s_compare_groups, "compare_groups");
+    INTERN(s_lanes, "lanes"); INTERN(s_symbol, "symbol"); INTERN(s_spaces, "spaces"); INTERN(s_ordered, "ordered");
+    INTERN(s_cross_mandatory, "cross_mandatory");
+    INTERN(s_free_die, "free_die"); INTERN(s_free_action_wonder, "free_action_wonder");
     INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
     return PyModule_Create(&module);
 }

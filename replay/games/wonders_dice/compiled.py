@@ -2,11 +2,12 @@
 compiler is there), and the switch between it and the pure-Python code.
 
 The extension does the usual case of two event types over the same objects as the Python code:
-an action (what :func:`kernel.direct_action` takes, less the Guild Court's spaces, and since the
-seventh pass the mechanical follow-ups the resolver would ask after a build or Wonder step: the
-bonus slot a completion asks, an extra action skipped, one space crossed by an effect, each answered
-by the next logged step and checked as the resolver checks it) and a roll of the Forum's dice in
-the Forum's order; and it finds an event's cached position. It declines anything
+an action (what :func:`kernel.direct_action` takes, and since the seventh and eighth passes the
+follow-ups the resolver would ask after a build or Wonder step: the bonus slot a completion asks, an
+extra action skipped or taken, the spaces an effect crosses, skips or lets lapse, each answered by the
+next logged step and checked as the resolver checks it; its effects applied in C as
+:func:`engine.apply_effect` applies them, which it calls for an odd value) and a roll of the Forum's
+dice in the Forum's order; and it finds an event's cached position. It declines anything
 else with nothing changed, and the Python code then does what it always did: the Python code is
 the reference and the fallback, and both give the same states, problems and outputs
 (``tests/test_wd_compiled.py``).
