@@ -35,6 +35,7 @@ from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.archive.compact import compact
 from replay.games.wonders_dice import cbots, compiled, simulate_game
 from replay.games.wonders_dice.projector import fold
+from replay.gcpause import gc_paused
 
 NAMES = ["Ana", "Ben", "Chloe", "Dev", "Emil", "Fatou", "Gus"]
 
@@ -59,8 +60,9 @@ def main() -> None:
                 with cbots.use(on):
                     for n in range(2, 8):
                         t = time.process_time()
-                        games = [simulate_game(f"{bots[0]}-{n}-{i}", NAMES[:n], n * 100_000 + i, bots)
-                                 for i in range(args.games)]
+                        with gc_paused():  # as `replay simulate` makes each batch it commits
+                            games = [simulate_game(f"{bots[0]}-{n}-{i}", NAMES[:n], n * 100_000 + i, bots)
+                                     for i in range(args.games)]
                         rates[on][n - 2].append(args.games / (time.process_time() - t))
                         if bots == ("random",) and r == 0 and not on:
                             archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
