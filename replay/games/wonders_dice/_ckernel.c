@@ -540,6 +540,28 @@ static int produces(PyObject *producers, PyObject *building, PyObject *space) {
     }
     return 0;
 }
+/* A simulated space's effects (none asks: checked before) as the checks after it must see them:
+ * coins, per-space gains and unlocks leave the simulated coins and locks unsure (*dirty); die
+ * discounts, free colours and income change what a die costs or earns (*costly); a "vp" effect's
+ * value and the VP the player holds in the space's category must be small ints. 0: decline. */
+static int simulated_effects(Refs *r, PyObject *effects, PyObject *vp_d, PyObject *category, int *dirty, int *costly) {
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects); j++) {
+        PyObject *e = PyTuple_GET_ITEM(effects, j);
+        PyObject *t = keep(r, PyObject_GetAttr(e, s_type));
+        if (t == NULL || !PyUnicode_CheckExact(t)) return 0;
+        if (eq(t, s_coins) || eq(t, v_per_space) || eq(t, v_unlock)) *dirty = 1;
+        if (eq(t, v_die_discount) || eq(t, v_die_free) || eq(t, v_income)) *costly = 1;
+        if (eq(t, v_vp)) {
+            long held, v;
+            if (!as_long(keep(r, PyObject_GetAttr(e, s_vp)), &v) || !SMALL(v)) return 0;
+            PyObject *cur = PyDict_GetItemWithError(vp_d, category);
+            if (cur == NULL && PyErr_Occurred()) return 0;
+            if (cur != NULL && (!as_long(cur, &held) || !SMALL(held))) return 0;
+        }
+    }
+    return 1;
+}
+
 #define NEED(cond) do { if (!(cond)) goto decline; } while (0)
 
 static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -884,19 +906,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     coins_sim -= owed2;
                     spent_sim += delta2;
                     made_sim += own2;
-                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {  /* its effects: none asks (checked) */
-                        PyObject *t2 = GA(PyTuple_GET_ITEM(effects2, j), s_type);
-                        NEED(t2 && PyUnicode_CheckExact(t2));
-                        if (eq(t2, s_coins) || eq(t2, v_per_space) || eq(t2, v_unlock)) dirty = 1;
-                        if (eq(t2, v_die_discount) || eq(t2, v_die_free) || eq(t2, v_income)) costly = 1;
-                        if (eq(t2, v_vp)) {
-                            long held, v2;
-                            NEED(as_long(GA(PyTuple_GET_ITEM(effects2, j), s_vp), &v2) && SMALL(v2));
-                            PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan2, 3));
-                            NEED(cur || !PyErr_Occurred());
-                            if (cur) NEED(as_long(cur, &held) && SMALL(held));
-                        }
-                    }
+                    NEED(simulated_effects(&refs, effects2, vp_d, PyTuple_GET_ITEM(plan2, 3), &dirty, &costly));  /* none asks (checked) */
                     if (agora2) {
                         completers = GA(state, s_agora_completers);
                         NEED(completers && PyList_CheckExact(completers));
@@ -1043,19 +1053,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 if (income3 && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income3);
                 spent_sim += delta3;
                 made_sim += own3;
-                for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects3); j++) {  /* its effects: none asks (checked) */
-                    PyObject *t3 = GA(PyTuple_GET_ITEM(effects3, j), s_type);
-                    NEED(t3 && PyUnicode_CheckExact(t3));
-                    if (eq(t3, s_coins) || eq(t3, v_per_space) || eq(t3, v_unlock)) dirty = 1;
-                    if (eq(t3, v_die_discount) || eq(t3, v_die_free) || eq(t3, v_income)) costly = 1;
-                    if (eq(t3, v_vp)) {
-                        long held, v3;
-                        NEED(as_long(GA(PyTuple_GET_ITEM(effects3, j), s_vp), &v3) && SMALL(v3));
-                        PyObject *cur = PyDict_GetItemWithError(vp_d, PyTuple_GET_ITEM(plan3, 3));
-                        NEED(cur || !PyErr_Occurred());
-                        if (cur) NEED(as_long(cur, &held) && SMALL(held));
-                    }
-                }
+                NEED(simulated_effects(&refs, effects3, vp_d, PyTuple_GET_ITEM(plan3, 3), &dirty, &costly));  /* none asks (checked) */
                 if (income3 && eq(when, v_after_action)) dirty = 1;  /* income after the action: coins, kept simple */
                 if (agora3) {
                     completers = GA(state, s_agora_completers);
