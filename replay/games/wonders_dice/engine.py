@@ -654,8 +654,7 @@ def candidate_ok(state: GameState, p: PlayerState, s: StepKey, free: bool) -> bo
     kind = s[0]
     if kind == "pass":
         return True
-    start = state.rules.start
-    special = start.special
+    special = state.rules.start.special
     b = p.board[s[2]]  # type: ignore[index]  # a listed build or Wonder step names its building
     if kind == "wonder":
         die, owed, credit = None, 0, 0
@@ -665,17 +664,13 @@ def candidate_ok(state: GameState, p: PlayerState, s: StepKey, free: bool) -> bo
         colour = state.forum[die]
         if colour in special and colour not in p.unlocked:
             return False
-        # die_cost, written out (this is the bots' inner loop)
-        owed = 0 if free or colour in p.free_colours else max(
-            0, start.forum_sections[state.roll[die][1]] - p.discount_all - p.discount.get(colour, 0))
+        owed = die_cost(state, p, die, free)
         credit = p.income.get(colour, 0) if state.options.income == "when_chosen" else 0
     if b.colour in special and b.colour not in p.unlocked:
         return False
     if b.guild and _Action(state, p, _NO_QUESTIONS)._guild_problem(die) is not None:
         return False
-    cost = b.space[s[4]].cost  # type: ignore[index]  # and its space
-    if cost:
-        owed += max(0, cost - max(0, p.resources))  # construction_coins
+    owed += construction_coins(p, b.space[s[4]].cost)  # type: ignore[index]  # and its space
     return owed <= (gained(state.options, p, credit) if credit else p.coins)
 
 
