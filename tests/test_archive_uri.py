@@ -190,3 +190,16 @@ def test_spark_reads_an_archive_by_uri(local, spark) -> None:
     for name in ("wonders_dice.win_rate_by_city", "game_lengths"):
         query = QUERIES[name]
         assert differences(duck_ask(Archive(local), query), spark_ask(by_uri, query, spark=spark)) == []
+
+
+def test_spark_is_given_hadoop_s_spelling_of_each_place(local) -> None:
+    """Spark opens files through Hadoop, whose S3 connector is S3A: ``s3://`` is given as ``s3a://``;
+    other URIs and local paths as they are."""
+    from replay.spark.sql import hadoop_path
+
+    assert hadoop_path(local / "data") == str(local / "data")
+    remote = reading_root(_file_uri(local)) / "data"
+    assert hadoop_path(remote) == _file_uri(local) + "/data"
+    s3 = FsPath(remote.fs, "bucket/archive/data/x.parquet", "s3://")
+    assert hadoop_path(s3) == "s3a://bucket/archive/data/x.parquet"
+    assert hadoop_path(FsPath(remote.fs, "/games/x.parquet", "hdfs://namenode:8020")) == "hdfs://namenode:8020/games/x.parquet"
