@@ -173,7 +173,8 @@ def test_replay_pure_forces_the_python_code():
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from test_wd_cbots import _digest; "
             "from replay.games.wonders_dice import cbots; print(cbots.active(), _digest(12, 7))")
     env = {**os.environ, "REPLAY_PURE": "1"}
+    # run from the tests' folder: from the checkout's root, `replay` would be its sources, never built
     done = subprocess.run([sys.executable, "-c", code, os.path.dirname(__file__)], env=env, capture_output=True, text=True,
-                          check=True)
+                          check=True, cwd=os.path.dirname(__file__))
     with cbots.use(True):
         assert done.stdout.split() == ["False", _digest(12, 7)]

@@ -259,8 +259,9 @@ def test_replay_pure_forces_the_python_code() -> None:
             "events = [Event(*e) for e in json.load(sys.stdin)]; "
             "print(compiled.active(), Replay(GAME, level='raise').run(events).state.state_hash())")
     env = {**os.environ, "REPLAY_PURE": "1"}
+    # run from the tests' folder: from the checkout's root, `replay` would be its sources, never built
     done = subprocess.run([sys.executable, "-c", code], input=json.dumps([list(e) for e in events]), env=env,
-                          capture_output=True, text=True, check=True)
+                          capture_output=True, text=True, check=True, cwd=os.path.dirname(__file__))
     assert done.stdout.split() == ["False", r.state.state_hash()]
 
 
