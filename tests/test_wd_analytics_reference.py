@@ -3,11 +3,9 @@ projection's observer gives it, equals the row an obvious observer computes thro
 general helpers (``player_categories``, ``PlayerState.count``/``complete``, each space's effects read
 from the board), on many simulated games under packs of every option.
 
-The projection's observer reads the boards' rules data from tables made once per board
-(``analytics._Board``: sizes, costs, first attacks, effect types, Gallery leaders) and takes other
-shortcuts for speed (docs/performance.md, "Projection, eighth pass"); this is the check that the
-shortcuts compute what the rules say, independent of the pinned digests of
-``test_project_rows_pinned.py``.
+The projection's observer takes shortcuts for speed (board facts computed once per board, an action's
+values carried from before it to after it; docs/performance.md, "Projection"); this is the check that they compute what the
+rules say, independent of the pinned digests of ``test_project_rows_pinned.py``.
 """
 
 from __future__ import annotations
