@@ -11,10 +11,11 @@ from typing import Any
 from . import cbots
 from .engine import (
     BoardTables,
-    Chooser,
+    DirectChooser,
     Prompt,
     StepKey,
     action_candidates,
+    candidate_ok,
     construction_coins,
     die_cost,
     first_legal,
@@ -78,7 +79,7 @@ def shuffler(rng: random.Random) -> Callable[[list[Any]], None]:
     return shuffle
 
 
-class RandomBot(Chooser):
+class RandomBot(DirectChooser):
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.shuffle = shuffler(rng)
@@ -111,22 +112,30 @@ class RandomBot(Chooser):
             raise AssertionError("a main prompt with no legal answer")  # pass is always legal
         return found
 
+    def extra(self, state: GameState, p: PlayerState, tables: BoardTables, allowed: tuple[str, ...], free: bool) -> StepKey:
+        """The answer :meth:`choose` gives to the extra prompt: the candidates and skip shuffled, the first
+        legal one (skip always is): the first legal candidate shuffled before skip, or skip."""
+        candidates = action_candidates(state, p, tables, allowed)
+        candidates.append(_SKIP)
+        self.shuffle(candidates)
+        i = candidates.index(_SKIP)
+        found = first_legal(state, p, candidates[:i], free) if i else None
+        return _SKIP if found is None else found
 
-class Then(Chooser):
-    """Answers ``first`` (already chosen: the main action), then asks ``chooser`` (the follow-ups)."""
+    def cross(self, state: GameState, p: PlayerState, candidates: list[StepKey], can_skip: bool) -> StepKey:
+        """The answer :meth:`choose` gives to the cross prompt: the first legal answer of the shuffle."""
+        if can_skip:
+            candidates.append(_SKIP)
+        self.shuffle(candidates)
+        for c in candidates:
+            if c is _SKIP or candidate_ok(state, p, c, False):
+                return c
+        raise AssertionError("a cross prompt with no legal answer")
 
-    __slots__ = ("first", "chooser")
-
-    def __init__(self, first: StepKey, chooser: Chooser) -> None:
-        self.first: StepKey | None = first
-        self.chooser = chooser
-
-    def choose(self, prompt: Prompt) -> StepKey:
-        first = self.first
-        if first is None:
-            return self.chooser.choose(prompt)
-        self.first = None
-        return first
+    def bonus(self, candidates: list[StepKey]) -> StepKey:
+        """The answer :meth:`choose` gives to the bonus prompt (every free slot is legal): the first of the shuffle."""
+        self.shuffle(candidates)
+        return candidates[0]
 
 
 _EFFECT_VALUE = {
@@ -135,7 +144,7 @@ _EFFECT_VALUE = {
 }
 
 
-class GreedyBot(Chooser):
+class GreedyBot(DirectChooser):
     """Best immediate value; ties broken by the seeded generator."""
 
     def __init__(self, rng: random.Random, state: GameState, seat: int) -> None:
@@ -151,6 +160,23 @@ class GreedyBot(Chooser):
         """The answer :meth:`choose` gives to the main prompt, without the prompt (a simulation's
         fast path): the same options in the same order, the same draws, the same pick."""
         return self._best(legal_candidates(state, p, action_candidates(state, p, tables), False))
+
+    def extra(self, state: GameState, p: PlayerState, tables: BoardTables, allowed: tuple[str, ...], free: bool) -> StepKey:
+        """The answer :meth:`choose` gives to the extra prompt: the best of its legal candidates and skip."""
+        options = legal_candidates(state, p, action_candidates(state, p, tables, allowed), free)
+        options.append(_SKIP)
+        return self._best(options)
+
+    def cross(self, state: GameState, p: PlayerState, candidates: list[StepKey], can_skip: bool) -> StepKey:
+        """The answer :meth:`choose` gives to the cross prompt: the best of its legal answers."""
+        options = [c for c in candidates if candidate_ok(state, p, c, False)]
+        if can_skip:
+            options.append(_SKIP)
+        return self._best(options)
+
+    def bonus(self, candidates: list[StepKey]) -> StepKey:
+        """The answer :meth:`choose` gives to the bonus prompt: the best slot (every free one is legal)."""
+        return self._best(candidates)
 
     def _best(self, options: list[StepKey]) -> StepKey:
         p = self.state.players[self.seat]

@@ -192,7 +192,7 @@ class BoardTables:
     the fused action kernel reads). Plain reads instead of walking every building of the board
     for every die and every question."""
 
-    __slots__ = ("board", "reach", "reaches", "plans", "keys", "wonder_keys")
+    __slots__ = ("board", "reach", "reaches", "plans", "keys", "wonder_keys", "cross_keys")
 
     def __init__(self, rules: Ruleset, board: dict[str, Building]) -> None:
         self.board = board  # held, so the id keying the cache stays its own
@@ -227,6 +227,20 @@ class BoardTables:
             for lane in (wonder.lanes if wonder is not None else ())
         )
         """The Wonder's lanes, with the step building each of their spaces."""
+        self.cross_keys: dict[tuple[str, ...], tuple[LaneKeys, ...]] = {}
+        """By the buildings a crossing may take: what :meth:`cross_lanes` gives (filled on first use)."""
+
+    def cross_lanes(self, buildings: tuple[str, ...]) -> tuple[LaneKeys, ...]:
+        """For a crossing of a space of ``buildings``: their lanes on this board, in that order (a building
+        not on the board has none), each with the step crossing each of its spaces (made once, then shared)."""
+        found = self.cross_keys.get(buildings)
+        if found is None:
+            board = self.board
+            found = self.cross_keys[buildings] = tuple(
+                (bid, lane.ordered, lane.spaces, tuple(StepKey("cross", None, bid, lane.symbol, x, None) for x in lane.spaces))
+                for bid in buildings if bid in board for lane in board[bid].lanes
+            )
+        return found
 
     def die_keys(self, die: str, colour: str, face: str) -> tuple[LaneKeys, ...]:
         """For a die showing a face: the lanes it reaches, in board order, each with the step
@@ -360,19 +374,6 @@ class _Action:
     def _candidate_ok(self, s: StepKey, free: bool) -> bool:
         """Whether an action listed by :meth:`_action_candidates` is legal: :func:`candidate_ok`."""
         return candidate_ok(self.state, self.p, s, free)
-
-    def _open(self, lane: Lane, building: str) -> Iterable[str]:
-        """The spaces of a lane that could be crossed now: the next one on an arrow, or any open one.
-        (Every other space breaks space.order or space.taken, so leaving it out loses nothing.)"""
-        crossed = self.p.crossed.get(building)
-        if not crossed:
-            return lane.spaces[:1] if lane.ordered else list(lane.spaces)
-        if lane.ordered:
-            for x in lane.spaces:
-                if x not in crossed:
-                    return (x,)
-            return ()
-        return [x for x in lane.spaces if x not in crossed]
 
     def _reach(self, die: str) -> Iterable[tuple[str, Lane]]:
         """The (building, lane) pairs the die's face reaches on this board, in board order (compiled once)."""
@@ -509,11 +510,15 @@ class _Action:
         free = [i for i, taken in enumerate(p.bonuses) if not taken]
         if not free:
             return  # every slot was taken meanwhile (two-phase: by an earlier follow-up)
-        pick = self.ask(Prompt("bonus", lambda: (StepKey("bonus", slot=i) for i in free), self._bonus_problem))
+        pick = self._ask_bonus(free)
         assert pick.slot is not None  # _bonus_problem refused a step without a free slot
         p.bonuses[pick.slot] = True
         for i, effect in enumerate(self.rules.bonus_slots.slots[pick.slot]):
             self._effect(effect, "bonus", None, ["bonus_effect", pick.slot, i])
+
+    def _ask_bonus(self, free: list[int]) -> StepKey:
+        """Which free bonus slot (``free``: their indices, at least one) to cross."""
+        return self.ask(Prompt("bonus", lambda: bonus_candidates(free), self._bonus_problem))
 
     def _follow_up(self, what: FollowUp) -> None:
         """Ask an effect's question now, or put it on the two-phase queue."""
@@ -567,40 +572,45 @@ class _Action:
         if e.type == "cross":
             self._effect_cross(e)
             return
-        allowed = self._extra_allowed(e.free_die)
-        step = self.ask(Prompt(
-            "extra", lambda: self._action_candidates(allowed),
-            lambda s: self._action_problem(s, free=e.free_die, main=False), can_skip=True,
-            candidate_ok=lambda s: self._candidate_ok(s, e.free_die),
-        ))
+        step = self._ask_extra(self._extra_allowed(e.free_die), e.free_die)
         if step.kind != "skip":
             self._do_action(step, free=e.free_die)
 
+    def _ask_extra(self, allowed: tuple[str, ...], free: bool) -> StepKey:
+        """The extra action (or skip): ``allowed`` kinds, the die free or not."""
+        return self.ask(Prompt(
+            "extra", lambda: self._action_candidates(allowed),
+            lambda s: self._action_problem(s, free=free, main=False), can_skip=True,
+            candidate_ok=lambda s: self._candidate_ok(s, free),
+        ))
+
+    def _cross_candidates(self, buildings: tuple[str, ...]) -> list[StepKey]:
+        """Every space of ``buildings`` a crossing could take, in a fixed order (bots draw from it):
+        :func:`cross_candidates`."""
+        return cross_candidates(self.state, self.p, self.tables, buildings)
+
+    def _cross_problem(self, buildings: tuple[str, ...], s: StepKey) -> tuple[str, str, str] | None:
+        """Why ``s`` cannot be the crossing of a space of ``buildings`` (None if it can)."""
+        if s.kind != "cross" or s.building not in buildings:
+            return ("effect.choice", "a space of " + " or ".join(buildings), str(s))
+        return self._space_problem(s.building, s.lane, s.space, extra=0)
+
+    def _ask_cross(self, buildings: tuple[str, ...]) -> StepKey | None:
+        """Which space of ``buildings`` to cross (or skip, unless ``cross_mandatory``); None, with no
+        question asked, when none can be crossed (the effect lapses)."""
+        prompt = Prompt("cross", partial(self._cross_candidates, buildings), partial(self._cross_problem, buildings),
+                        can_skip=not self.options.cross_mandatory, candidate_ok=lambda s: self._candidate_ok(s, False))
+        if not any(prompt.problem(c) is None for c in self._cross_candidates(buildings)):
+            return None
+        return self.ask(prompt)
+
     def _effect_cross(self, e: Effect) -> None:
-        def candidates(buildings: tuple[str, ...]) -> Iterable[StepKey]:
-            for bid in buildings:
-                b = self.p.board.get(bid)
-                for lane in b.lanes if b else ():
-                    for space in self._open(lane, bid):
-                        yield StepKey("cross", None, bid, lane.symbol, space)
-
-        def problem_in(buildings: tuple[str, ...]) -> Callable[[StepKey], tuple[str, str, str] | None]:
-            def problem(s: StepKey) -> tuple[str, str, str] | None:
-                if s.kind != "cross" or s.building not in buildings:
-                    return ("effect.choice", "a space of " + " or ".join(buildings), str(s))
-                return self._space_problem(s.building, s.lane, s.space, extra=0)
-            return problem
-
         buildings = e.buildings
         for _ in range(e.count):
-            prompt = Prompt("cross", partial(candidates, buildings), problem_in(buildings),
-                            can_skip=not self.options.cross_mandatory)
-            if not any(prompt.problem(c) is None for c in candidates(buildings)):
-                return  # nothing can be crossed: the effect lapses without a question
-            step = self.ask(prompt)
-            if step.kind == "skip":
-                return
-            assert step.building is not None and step.space is not None  # checked by problem_in
+            step = self._ask_cross(buildings)
+            if step is None or step.kind == "skip":
+                return  # nothing could be crossed (no question asked), or skipped
+            assert step.building is not None and step.space is not None  # checked by _cross_problem
             self._cross(step.building, step.space, extra_coins=0)
             buildings = (step.building,)  # "up to two spaces of the building shown": the same building
 
@@ -628,6 +638,13 @@ def action_candidates(state: GameState, p: PlayerState, tables: BoardTables,
             key = (die, colour, roll[die][0])
             found = made.get(key)
             lanes += found if found is not None else tables.die_keys(*key)
+    _open_steps(out, lanes, crossed_of)
+    return out
+
+
+def _open_steps(out: list[StepKey], lanes: Iterable[LaneKeys], crossed_of: dict[str, set[str]]) -> None:
+    """Append the open spaces' steps of ``lanes`` to ``out``: on an arrow (``ordered``) its next space,
+    on an unordered lane every open one."""
     append = out.append
     for building, ordered, spaces, keys in lanes:
         crossed = crossed_of.get(building)
@@ -643,6 +660,20 @@ def action_candidates(state: GameState, p: PlayerState, tables: BoardTables,
                     break
         else:
             out += [k for x, k in zip(spaces, keys) if x not in crossed]
+
+
+def cross_candidates(state: GameState, p: PlayerState, tables: BoardTables, buildings: tuple[str, ...]) -> list[StepKey]:
+    """Every space of ``buildings`` a crossing could take, in a fixed order (bots draw from it): for each
+    building on the board and each of its lanes, the open spaces (the next on an arrow, every open one on
+    an unordered lane), as :func:`action_candidates` lists a lane; every other space breaks space.order or
+    space.taken. Compiled where built, as that listing is."""
+    lanes = tables.cross_lanes(buildings)
+    fast = cbots.CANDIDATES
+    if fast is not None:
+        found: list[StepKey] = fast(None, lanes, None, state.roll, tables.keys, tables.die_keys, p.crossed)
+        return found
+    out: list[StepKey] = []
+    _open_steps(out, lanes, p.crossed)
     return out
 
 
@@ -650,13 +681,15 @@ def candidate_ok(state: GameState, p: PlayerState, s: StepKey, free: bool) -> bo
     """Whether an action listed by :func:`action_candidates` is legal: exactly the resolver's
     ``_action_problem(s, free, main) is None`` for those (the listing already holds the die to the
     Forum and its reach, and the space to its lane's order; what is left is the locks, the Guild
-    Court's condition and the payment). ``tests/test_wd_fast_choice.py`` compares the two."""
+    Court's condition and the payment); and whether a crossing listed by :func:`cross_candidates` is
+    legal (``free`` False): the resolver's ``_cross_problem`` for those, a space built with no die, as
+    a Wonder step is. ``tests/test_wd_fast_choice.py`` compares them."""
     kind = s[0]
     if kind == "pass":
         return True
     special = state.rules.start.special
-    b = p.board[s[2]]  # type: ignore[index]  # a listed build or Wonder step names its building
-    if kind == "wonder":
+    b = p.board[s[2]]  # type: ignore[index]  # a listed build, Wonder or cross step names its building
+    if kind != "build":  # the Wonder, or a crossing: no die
         die, owed, credit = None, 0, 0
     else:
         die = s[1]
@@ -775,6 +808,82 @@ def resolve(state: GameState, seat: int, chooser: Chooser, queue: list[FollowUp]
     action = _Action(state, state.players[seat], chooser, queue)
     action.main()
     return Outcome(action.paid, action.vp, action.steps)
+
+
+class DirectChooser(Chooser):
+    """A chooser that can also be asked without prompts (the plain bots, ``bots.PLAIN``: a simulation's
+    fast path, :func:`resolve_direct`). Each method gives the answer :meth:`choose` gives to the same
+    question's prompt, from the same candidates in the same order (listed and checked by the
+    resolver's own functions), with the same draws."""
+
+    def main(self, state: GameState, p: PlayerState, tables: BoardTables) -> StepKey:  # pragma: no cover - interface
+        """The main action: the main prompt (its candidates :func:`action_candidates`, checked by
+        :func:`candidate_ok` with the die paid)."""
+        raise NotImplementedError
+
+    def extra(self, state: GameState, p: PlayerState, tables: BoardTables, allowed: tuple[str, ...],
+              free: bool) -> StepKey:  # pragma: no cover - interface
+        """The extra action, or skip: the extra prompt (its candidates :func:`action_candidates` of the
+        ``allowed`` kinds, checked by :func:`candidate_ok` with the die ``free`` or not; it may be skipped)."""
+        raise NotImplementedError
+
+    def cross(self, state: GameState, p: PlayerState, candidates: list[StepKey], can_skip: bool) -> StepKey:  # pragma: no cover
+        """Which space a crossing takes, or skip (when ``can_skip``): the cross prompt, whose candidates are
+        ``candidates`` (:func:`cross_candidates`; at least one legal), checked by :func:`candidate_ok` (no die)."""
+        raise NotImplementedError
+
+    def bonus(self, candidates: list[StepKey]) -> StepKey:  # pragma: no cover - interface
+        """Which bonus slot: the bonus prompt, whose candidates (:func:`bonus_candidates`) are all legal."""
+        raise NotImplementedError
+
+
+class _DirectAction(_Action):
+    """An action whose follow-up questions are asked of a :class:`DirectChooser` without prompts: the
+    same candidates (the resolver's listing) and the same checks, the answer applied as the prompt's
+    would be. Sequential resolution only (a two-phase queue is never given one)."""
+
+    __slots__ = ("bot",)
+
+    def __init__(self, state: GameState, p: PlayerState, bot: DirectChooser) -> None:
+        super().__init__(state, p, bot)
+        self.bot = bot
+
+    def _ask_extra(self, allowed: tuple[str, ...], free: bool) -> StepKey:
+        step = self.bot.extra(self.state, self.p, self.tables, allowed, free)
+        self.steps.append(step)
+        return step
+
+    def _ask_cross(self, buildings: tuple[str, ...]) -> StepKey | None:
+        state, p = self.state, self.p
+        candidates = cross_candidates(state, p, self.tables, buildings)
+        for c in candidates:
+            if candidate_ok(state, p, c, False):
+                break
+        else:
+            return None  # nothing can be crossed: the effect lapses without a question, as the prompt's
+        step = self.bot.cross(state, p, candidates, not self.options.cross_mandatory)
+        self.steps.append(step)
+        return step
+
+    def _ask_bonus(self, free: list[int]) -> StepKey:
+        step = self.bot.bonus(bonus_candidates(free))
+        self.steps.append(step)
+        return step
+
+
+def resolve_direct(state: GameState, seat: int, bot: DirectChooser, first: StepKey) -> Outcome:
+    """Resolve ``seat``'s action whose main step ``first`` the bot has chosen (legal: its ``main``), in
+    place, asking the bot each follow-up without a prompt: what :func:`resolve` gives with the bot as
+    the chooser, for the same table and draws (``tests/test_wd_fast_choice.py``). Sequential resolution."""
+    action = _DirectAction(state, state.players[seat], bot)
+    action.steps.append(first)
+    action._do_action(first, free=False)
+    return Outcome(action.paid, action.vp, action.steps)
+
+
+def bonus_candidates(free: list[int]) -> list[StepKey]:
+    """The answers of a bonus question: each free slot (``free``: their indices), in order."""
+    return [StepKey("bonus", slot=i) for i in free]
 
 
 class _NoQuestions(Chooser):

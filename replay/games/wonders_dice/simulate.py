@@ -14,8 +14,8 @@ from replay.errors import ReplayError
 from replay.events import Event
 from replay.gcpause import gc_paused
 
-from .bots import BOTS, PLAIN, GreedyBot, RandomBot, Then, below
-from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve
+from .bots import BOTS, PLAIN, GreedyBot, RandomBot, below
+from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve, resolve_direct
 from .events import KIND
 from .kernel import direct_action
 from .projector import _done, _start_turn, act, apply_trusted, finish_actions
@@ -83,7 +83,8 @@ def simulate_game(
     players = state.players
     # The main action of a plain random or greedy bot is chosen without its prompt (the same
     # candidates, draws and pick: the bot's ``main``) and, when it asks nothing further, applied by
-    # the fused kernel; anything else goes through the resolver, the bot answering the rest.
+    # the fused kernel; otherwise the resolver applies it and asks the bot the follow-ups without
+    # prompts too (``resolve_direct``: the bot's ``extra``, ``cross``, ``bonus``).
     fast: list[RandomBot | GreedyBot | None] = [
         c if not two_phase and isinstance(c, PLAIN) and type(c) in PLAIN else None for c in choosers  # (not a subclass)
     ]
@@ -120,8 +121,8 @@ def simulate_game(
                     step = bot.main(state, players[seat], tables[seat])
                     as_dict = _step_dict(step)  # the event's step, and what the kernel reads
                     done = direct_action(state, seat, as_dict, trusted=True)
-                    if done is None:  # a question to ask: the resolver, the main step already answered
-                        firsts.append(resolve(state, seat, Then(step, bot)))
+                    if done is None:  # a question to ask: the resolver, the bot asked without prompts
+                        firsts.append(resolve_direct(state, seat, bot, step))
                         made[seat] = None
                     else:
                         firsts.append(Outcome(done[0], done[1], [step]))
