@@ -171,7 +171,7 @@ def _follow_up_pack() -> Ruleset:
 
 def test_the_follow_ups_without_prompts_give_the_same_games(monkeypatch):
     """The follow-up questions (a crossing, an extra action, a bonus slot) asked of the plain bots directly
-    (``engine.resolve_direct``) against every question asked through the resolver's prompts: the same
+    (``engine.resolve_chosen``) against every question asked through the resolver's prompts: the same
     events, byte for byte, under option sets that change what each follow-up may be, 2 to 7 players."""
     packs = shipped_rulesets()
     heavy = _follow_up_pack()

@@ -812,7 +812,7 @@ def resolve(state: GameState, seat: int, chooser: Chooser, queue: list[FollowUp]
 
 class DirectChooser(Chooser):
     """A chooser that can also be asked without prompts (the plain bots, ``bots.PLAIN``: a simulation's
-    fast path, :func:`resolve_direct`). Each method gives the answer :meth:`choose` gives to the same
+    fast path, :func:`resolve_chosen`). Each method gives the answer :meth:`choose` gives to the same
     question's prompt, from the same candidates in the same order (listed and checked by the
     resolver's own functions), with the same draws."""
 
@@ -871,7 +871,7 @@ class _DirectAction(_Action):
         return step
 
 
-def resolve_direct(state: GameState, seat: int, bot: DirectChooser, first: StepKey) -> Outcome:
+def resolve_chosen(state: GameState, seat: int, bot: DirectChooser, first: StepKey) -> Outcome:
     """Resolve ``seat``'s action whose main step ``first`` the bot has chosen (legal: its ``main``), in
     place, asking the bot each follow-up without a prompt: what :func:`resolve` gives with the bot as
     the chooser, for the same table and draws (``tests/test_wd_fast_choice.py``). Sequential resolution."""

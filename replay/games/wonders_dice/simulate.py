@@ -15,7 +15,7 @@ from replay.events import Event
 from replay.gcpause import gc_paused
 
 from .bots import BOTS, PLAIN, GreedyBot, RandomBot, below
-from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve, resolve_direct
+from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve, resolve_chosen
 from .events import KIND
 from .kernel import direct_action
 from .projector import _done, _start_turn, act, apply_trusted, finish_actions
@@ -84,7 +84,7 @@ def simulate_game(
     # The main action of a plain random or greedy bot is chosen without its prompt (the same
     # candidates, draws and pick: the bot's ``main``) and, when it asks nothing further, applied by
     # the fused kernel; otherwise the resolver applies it and asks the bot the follow-ups without
-    # prompts too (``resolve_direct``: the bot's ``extra``, ``cross``, ``bonus``).
+    # prompts too (``resolve_chosen``: the bot's ``extra``, ``cross``, ``bonus``).
     fast: list[RandomBot | GreedyBot | None] = [
         c if not two_phase and isinstance(c, PLAIN) and type(c) in PLAIN else None for c in choosers  # (not a subclass)
     ]
@@ -122,7 +122,7 @@ def simulate_game(
                     as_dict = _step_dict(step)  # the event's step, and what the kernel reads
                     done = direct_action(state, seat, as_dict, trusted=True)
                     if done is None:  # a question to ask: the resolver, the bot asked without prompts
-                        firsts.append(resolve_direct(state, seat, bot, step))
+                        firsts.append(resolve_chosen(state, seat, bot, step))
                         made[seat] = None
                     else:
                         firsts.append(Outcome(done[0], done[1], [step]))
