@@ -113,8 +113,9 @@ class RandomBot(DirectChooser):
         return found
 
     def extra(self, state: GameState, p: PlayerState, tables: BoardTables, allowed: tuple[str, ...], free: bool) -> StepKey:
-        """The answer :meth:`choose` gives to the extra prompt: the candidates and skip shuffled, the first
-        legal one (skip always is): the first legal candidate shuffled before skip, or skip."""
+        """The answer :meth:`choose` gives to the extra prompt: the candidates and skip shuffled, then the
+        first legal answer. Skip always is one, so that is the first legal candidate shuffled before skip
+        (checked in one call, compiled where built), or skip."""
         candidates = action_candidates(state, p, tables, allowed)
         candidates.append(_SKIP)
         self.shuffle(candidates)
