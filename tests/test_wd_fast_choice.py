@@ -62,6 +62,8 @@ class _Checking(RandomBot):
 
 def test_the_cheaper_check_agrees_with_the_full_one(monkeypatch):
     monkeypatch.setattr(simulate, "RandomBot", _Checking)
+    _Checking.checked.clear()
+    _Checking.verdicts.clear()
     packs = shipped_rulesets()
     heavy = _follow_up_pack()
     updates = [{}, {"income": "when_chosen", "coin_cap": 9, "extra_action_pass": True},
@@ -186,6 +188,7 @@ def test_the_follow_ups_without_prompts_give_the_same_games(monkeypatch):
         return out
 
     fast = games()
+    _Asked.asked.clear()
     monkeypatch.setattr(simulate, "RandomBot", _Asked)
     monkeypatch.setattr(simulate, "GreedyBot", _AskedGreedy)
     assert games() == fast
