@@ -1,6 +1,6 @@
 /* The compiled fast path of the 7 Wonders Dice fold (optional: see compiled.py).
  *
- * Two functions, each the usual case of one event type, over the same Python objects the
+ * Functions for the usual case of an event type, over the same Python objects the
  * pure-Python fold uses (GameState, PlayerState, the board's compiled SpacePlans):
  *
  *   action(state, payload) -> None | list | (paid, vp)
@@ -14,6 +14,10 @@
  *       bonus slot a completion asks (its own effects answered the same way). Checked, applied, the
  *       seat's turn done. [] when the claims are all right (or absent); (paid, vp) when they must be
  *       checked (the Python code reports them).
+ *   trusted_action(state, seat, step) -> None | (paid, vp)
+ *       kernel.direct_action(trusted=True) for the simulation, whose bots' steps are legal: a pass, or
+ *       a build or Wonder step that asks nothing further, applied by the same phases without the
+ *       checks, an event's claims or the seat's turn done.
  *   roll(state, payload) -> None | True
  *       projector._roll + _start_turn for a roll of the Forum's dice in the Forum's order.
  *   position(event_type, payload) -> Position | None
@@ -1065,7 +1069,7 @@ static int follow_ups(Act *a, PyObject *steps) {
     for (int g = 0; g < 2; g++) {
         if (g) {
             if (!a->to_choose) break;
-            CHECK(answer_bonus(a, steps, &k));
+            CHECK(steps && answer_bonus(a, steps, &k));
         }
         PyObject *group = g ? a->slot_effects : a->plan.effects, *cat = g ? v_bonus : a->plan.category;
         int held_checked = 0;
@@ -1351,6 +1355,42 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
+/* trusted_action(state, seat, step): kernel.direct_action(state, seat, step, trusted=True) for the
+ * simulation, whose bots' steps are legal: a pass, or a build or Wonder step that asks nothing
+ * further, applied (the die's cost, paying, crossing, the effects, the Agora, income) without an
+ * event's claims or the seat's turn done; (paid, vp). None, nothing changed, for anything else (a
+ * question, a bonus slot to choose, an odd value): kernel.direct_action then does it. */
+static PyObject *trusted_action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "trusted_action(state, seat, step)");
+        return NULL;
+    }
+    PyObject *state = args[0], *step = args[2];
+    Act act, *a = &act;
+    act_empty(a, state, 1);
+    a->seat_o = args[1];
+    Refs *refs = &a->refs;
+    a->options = keep(refs, PyObject_GetAttr(state, s_options));
+    a->resolution = a->options ? keep(refs, PyObject_GetAttr(a->options, s_resolution)) : NULL;
+    a->players = keep(refs, PyObject_GetAttr(state, s_players));
+    if (!a->resolution || !PyUnicode_CheckExact(a->resolution) || !a->players || !PyList_CheckExact(a->players)
+        || !as_long(a->seat_o, &a->seat))
+        return declined(refs);
+    a->n = (long)PyList_GET_SIZE(a->players);
+    PyObject *kind = PyDict_CheckExact(step) ? PyDict_GetItemWithError(step, k_kind) : NULL;
+    if (!(0 <= a->seat && a->seat < a->n) || !(kind && PyUnicode_CheckExact(kind)) || !read_player(a)) return declined(refs);
+    if (eq(kind, v_pass)) {
+        long pass_coins;
+        if (!read_pass(a, &pass_coins)) return declined(refs);
+        if (set_long(a->player, s_coins, gained(a->capped, a->cap, a->coins, pass_coins)) < 0) return failed(refs);
+    } else {
+        if (!read_build(a, step, kind, NULL)) return declined(refs);
+        if (apply_build(a) < 0) return failed(refs);
+    }
+    release(refs);
+    return Py_BuildValue("(ll)", a->paid, a->vp);
+}
+
 #undef CHECK
 #define NEED(cond) do { if (!(cond)) goto decline; } while (0)
 
@@ -1492,6 +1532,8 @@ static PyMethodDef methods[] = {
      "position(event_type, payload): the cached Position of (turn, seat), or None"},
     {"action", (PyCFunction)(void (*)(void))action, METH_FASTCALL,
      "action(state, payload): a one-step action applied (the claims' verdict), or None, nothing changed"},
+    {"trusted_action", (PyCFunction)(void (*)(void))trusted_action, METH_FASTCALL,
+     "trusted_action(state, seat, step): a legal one-step action applied, (paid, vp), or None, nothing changed"},
     {"roll", (PyCFunction)(void (*)(void))roll, METH_FASTCALL,
      "roll(state, payload): True, the roll applied, or None, nothing changed"},
     {NULL, NULL, 0, NULL},

@@ -14,6 +14,7 @@ from replay.errors import ReplayError
 from replay.events import Event
 from replay.gcpause import gc_paused
 
+from . import compiled
 from .bots import BOTS, PLAIN, GreedyBot, RandomBot, Then, below
 from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve
 from .events import KIND
@@ -89,6 +90,7 @@ def simulate_game(
     ]
     tables = [board_tables(rules, pl.board) for pl in players]
     made: list[dict[str, Any] | None] = [None] * n  # a seat's one step as the kernel read it this turn, for its event
+    trusted = compiled.TRUSTED  # the compiled direct_action(trusted=True) where built: None declines to the Python
     # Every event is made from choices checked as they were made (each bot answers only what its
     # prompt allows), so it is applied trusted, as Rules.apply_trusted would: the rolls, swaps and
     # ends of turns without their checks; the actions are resolved on the table as they are chosen.
@@ -119,7 +121,9 @@ def simulate_game(
                 else:
                     step = bot.main(state, players[seat], tables[seat])
                     as_dict = _step_dict(step)  # the event's step, and what the kernel reads
-                    done = direct_action(state, seat, as_dict, trusted=True)
+                    done = trusted(state, seat, as_dict) if trusted is not None else None
+                    if done is None:
+                        done = direct_action(state, seat, as_dict, trusted=True)
                     if done is None:  # a question to ask: the resolver, the main step already answered
                         firsts.append(resolve(state, seat, Then(step, bot)))
                         made[seat] = None
