@@ -14,7 +14,7 @@ from replay.errors import ReplayError
 from replay.events import Event
 from replay.gcpause import gc_paused
 
-from . import compiled
+from . import cbots, compiled
 from .bots import BOTS, PLAIN, GreedyBot, RandomBot, Then, below
 from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve
 from .events import KIND
@@ -79,6 +79,7 @@ def simulate_game(
     sections = len(rules.start.forum_sections)
     faces = {c: [f.face for f in die.faces] for c, die in rules.die.items()}
     draw = below(rng)  # rng.randrange(n), and rng.choice(seq) is seq[draw(len(seq))]: the same numbers, fewer calls
+    roll_dice, getrandbits = cbots.ROLL, rng.getrandbits  # the roll drawn by draw's loop, in C (rng is the standard generator)
     two_phase = opts.resolution == "two_phase"
     no_second = Outcome(0, 0, [])
     players = state.players
@@ -99,14 +100,17 @@ def simulate_game(
         if state.turn >= MAX_TURNS:
             raise ReplayError(f"game {game_id} did not end within {MAX_TURNS} turns (seed {seed})")
         turn = state.turn + 1
-        dice = []
-        roll = {}
-        for d, c in state.forum.items():
-            shown = faces[c]
-            face = shown[draw(len(shown))]
-            section = draw(sections)
-            dice.append({"id": d, "colour": c, "face": face, "section": section})
-            roll[d] = (face, section)
+        if roll_dice is not None:  # the same draws and dicts, in C
+            dice, roll = roll_dice(getrandbits, state.forum, faces, sections)
+        else:
+            dice = []
+            roll = {}
+            for d, c in state.forum.items():
+                shown = faces[c]
+                face = shown[draw(len(shown))]
+                section = draw(sections)
+                dice.append({"id": d, "colour": c, "face": face, "section": section})
+                roll[d] = (face, section)
         state.seq = emit("dice_rolled", 1, {"turn": turn, "dice": dice}).seq
         _start_turn(state, roll, turn)
         # the bots' choices are resolved on the table as they are made: the events record them
