@@ -53,11 +53,12 @@ def main() -> None:
 
     sim = {}
     for bots in (("random",),) if args.no_sim else (("random",), ("greedy",)):
-        # with the compiled bots (cbots.py, where built) and with the pure-Python code, alternated
+        # with the compiled bots (cbots.py, where built) and kernel (the one-step action: compiled.TRUSTED), and
+        # with the pure-Python code, alternated
         rates: dict[bool, list[list[float]]] = {True: [[] for _ in range(2, 8)], False: [[] for _ in range(2, 8)]}
         for r in range(args.rounds):
             for on in (True, False) if cbots.BUILT_CANDIDATES is not None else (False,):
-                with cbots.use(on):
+                with cbots.use(on), compiled.use(on):
                     for n in range(2, 8):
                         t = time.process_time()
                         with gc_paused():  # as `replay simulate` makes each batch it commits

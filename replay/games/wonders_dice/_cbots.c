@@ -1,6 +1,6 @@
 /* The compiled part of the 7 Wonders Dice bots' choice (optional: see cbots.py).
  *
- * Five functions, each the exact equivalent of a piece of pure Python, which stays the reference and
+ * Six functions, each the exact equivalent of a piece of pure Python, which stays the reference and
  * the fallback (tests/test_wd_cbots.py compares both, function by function and on whole seeded games):
  *
  *   candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) -> list
@@ -16,6 +16,8 @@
  *       every candidate of the list for which it holds, in order (decided the same way).
  *   below(getrandbits, n) -> int
  *       random.Random.randrange(n) (n > 0) as the standard generator draws it (_randbelow_with_getrandbits).
+ *   roll(getrandbits, forum, faces, sections) -> (dice, roll)
+ *       simulate_game's roll of the Forum's dice: the draws (by below's), the event's dice dicts and the roll.
  *   shuffle(getrandbits, x) -> None
  *       random.Random.shuffle(x) as CPython's standard generator does it (Fisher-Yates from the end,
  *       each index drawn by _randbelow_with_getrandbits): the same draws, the same order.
@@ -168,6 +170,51 @@ static PyObject *below(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     Py_ssize_t j = randbelow(args[0], n);
     return j < 0 ? NULL : PyLong_FromSsize_t(j);
+}
+
+static PyObject *k_id, *k_colour, *k_face, *k_section;
+
+/* roll(getrandbits, forum, faces, sections) -> (dice, roll): the Forum's dice rolled in its order, each
+ * die's face (faces[colour][randrange(len)]) then its section (randrange(sections)) drawn as
+ * simulate_game draws them, as the event's dice ({"id", "colour", "face", "section"}, in that order) and
+ * the roll ({die: (face, section)}). */
+static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    Py_ssize_t sections;
+    if (nargs != 4 || !PyDict_CheckExact(args[1]) || !PyDict_CheckExact(args[2]) || !PyLong_CheckExact(args[3])
+        || (sections = PyLong_AsSsize_t(args[3])) <= 0) {
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "roll(getrandbits, forum, faces, sections): two dicts and a positive int");
+        }
+        return NULL;
+    }
+    PyObject *dice = PyList_New(0), *rolled = PyDict_New(), *die, *colour;
+    Py_ssize_t pos = 0;
+    if (dice == NULL || rolled == NULL) goto error;
+    while (PyDict_Next(args[1], &pos, &die, &colour)) {
+        PyObject *shown = PyDict_GetItemWithError(args[2], colour);
+        if (shown == NULL || !PyList_CheckExact(shown) || PyList_GET_SIZE(shown) == 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "roll: a colour's faces are not a list of faces");
+            goto error;
+        }
+        Py_ssize_t f = randbelow(args[0], PyList_GET_SIZE(shown)), s = f < 0 ? -1 : randbelow(args[0], sections);
+        if (s < 0) goto error;
+        PyObject *face = PyList_GET_ITEM(shown, f), *section = PyLong_FromSsize_t(s);
+        if (section == NULL) goto error;
+        PyObject *one = PyDict_New(), *pair = PyTuple_Pack(2, face, section);
+        int bad = one == NULL || pair == NULL || PyDict_SetItem(one, k_id, die) < 0 || PyDict_SetItem(one, k_colour, colour) < 0
+                  || PyDict_SetItem(one, k_face, face) < 0 || PyDict_SetItem(one, k_section, section) < 0
+                  || PyList_Append(dice, one) < 0 || PyDict_SetItem(rolled, die, pair) < 0;
+        Py_XDECREF(one);
+        Py_XDECREF(pair);
+        Py_DECREF(section);
+        if (bad) goto error;
+    }
+    return Py_BuildValue("(NN)", dice, rolled);
+error:
+    Py_XDECREF(dice);
+    Py_XDECREF(rolled);
+    return NULL;
 }
 
 static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -422,6 +469,8 @@ static PyMethodDef methods[] = {
      "first_ok(candidates, state, p, free, slow): the first candidate engine.candidate_ok finds legal, or None"},
     {"all_ok", (PyCFunction)(void (*)(void))all_ok, METH_FASTCALL,
      "all_ok(candidates, state, p, free, slow): the candidates engine.candidate_ok finds legal, in order"},
+    {"roll", (PyCFunction)(void (*)(void))roll, METH_FASTCALL,
+     "roll(getrandbits, forum, faces, sections): the Forum's dice rolled as simulate_game rolls them, (dice, roll)"},
     {"shuffle", (PyCFunction)(void (*)(void))shuffle, METH_FASTCALL,
      "shuffle(getrandbits, x): random.Random.shuffle(x) for the standard generator, the same draws"},
     {NULL, NULL, 0, NULL},
@@ -441,5 +490,6 @@ PyMODINIT_FUNC PyInit__cbots(void) {
     INTERN(s_guild, "guild"); INTERN(s_space, "space"); INTERN(s_cost, "cost"); INTERN(s_resources, "resources");
     INTERN(s_coins, "coins"); INTERN(s_coin_cap, "coin_cap"); INTERN(v_pass, "pass"); INTERN(v_wonder, "wonder");
     INTERN(v_when_chosen, "when_chosen");
+    INTERN(k_id, "id"); INTERN(k_colour, "colour"); INTERN(k_face, "face"); INTERN(k_section, "section");
     return PyModule_Create(&module);
 }

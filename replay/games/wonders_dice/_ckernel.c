@@ -1,6 +1,6 @@
 /* The compiled fast path of the 7 Wonders Dice fold (optional: see compiled.py).
  *
- * Two functions, each the usual case of one event type, over the same Python objects the
+ * Functions for the usual case of an event type, over the same Python objects the
  * pure-Python fold uses (GameState, PlayerState, the board's compiled SpacePlans):
  *
  *   action(state, payload) -> None | list | (paid, vp)
@@ -14,10 +14,20 @@
  *       bonus slot a completion asks (its own effects answered the same way). Checked, applied, the
  *       seat's turn done. [] when the claims are all right (or absent); (paid, vp) when they must be
  *       checked (the Python code reports them).
+ *   trusted_action(state, seat, step) -> None | (paid, vp)
+ *       kernel.direct_action(trusted=True) for the simulation, whose bots' steps are legal: a pass, or
+ *       a build or Wonder step that asks nothing further, applied by the same phases without the
+ *       checks, an event's claims or the seat's turn done.
  *   roll(state, payload) -> None | True
  *       projector._roll + _start_turn for a roll of the Forum's dice in the Forum's order.
  *   position(event_type, payload) -> Position | None
  *       rules.position's cached Position of (turn, seat) when both are exact ints.
+ *
+ * action is written as phases over one Act (what was read and checked): the guards (event_guards,
+ * read_player), the plan (find_plan), the die and the space's checks (check_space), the follow-ups
+ * answered on a simulated table (follow_ups: answer_cross, answer_extra, answer_bonus; each space they
+ * cross recorded by push_crossing), then the changes (pay, apply_effects, turn_done) and the claims'
+ * verdict (claims_verdict). Each reading phase returns 0 to decline; each changing one -1 on an error.
  *
  * None: declined, with nothing changed. Anything unusual is declined (a value of another type
  * than the exact int/str/list/dict expected, a missing key, a rule broken, a question the kernel
@@ -79,7 +89,8 @@ static void release(Refs *r) {
     while (r->n) Py_DECREF(r->o[--r->n]);
 }
 
-#define GA(obj, name) keep(&refs, PyObject_GetAttr((obj), (name)))
+/* An attribute read, its reference held by the Refs R (a pointer in scope) until the call ends. */
+#define GA(obj, name) keep(R, PyObject_GetAttr((obj), (name)))
 
 /* Whether two objects are equal exact str objects (identity first). */
 static int eq(PyObject *a, PyObject *b) {
@@ -184,14 +195,15 @@ typedef struct {
     long cap, seat;  /* seat: the player's (p.seat, checked to be its index in state.players) */
 } Ctx;
 
-/* dict[key] += amount for a dict of exact small ints (a discount or an income by colour); the
- * values are checked by the caller's pass over the same keys before anything changes. */
-static int add_to(PyObject *d, PyObject *key, long amount) {
+/* dict[key] += amount for a dict of exact small ints (a discount or an income by colour, VP by
+ * category); the values are checked before anything changes, so *odd (the TypeError's words) is
+ * only for a table changed behind the kernel's back. */
+static int add_to(PyObject *d, PyObject *key, long amount, const char *odd) {
     long held = 0;
     PyObject *cur = PyDict_GetItemWithError(d, key);
     if (cur == NULL && PyErr_Occurred()) return -1;
     if (cur != NULL && !as_long(cur, &held)) {
-        PyErr_SetString(PyExc_TypeError, "a discount or income is not a small int");
+        PyErr_SetString(PyExc_TypeError, odd);
         return -1;
     }
     PyObject *sum = PyLong_FromLong(held + amount);
@@ -333,7 +345,7 @@ static int effect_in_c(Ctx *c, PyObject *e, PyObject *t, PyObject *cat, PyObject
             if (set_long(player, s_discount_all, all + amount) < 0) goto error;
         } else {
             for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(colours); i++)
-                if (add_to(d, PyTuple_GET_ITEM(colours, i), amount) < 0) goto error;
+                if (add_to(d, PyTuple_GET_ITEM(colours, i), amount, "a discount or income is not a small int") < 0) goto error;
         }
         rc = 1;
     } else if (eq(t, v_die_free)) {
@@ -524,8 +536,9 @@ static int cross_open(Refs *r, PyObject *board, PyObject *plans, PyObject *cross
     return 0;
 }
 
-/* ------------------------------------------------------------------ action */
+/* ------------------------------------------------------------------ action: the pieces */
 
+#define CHECK(cond) do { if (!(cond)) return 0; } while (0)
 
 /* Whether (building, space) produces a resource on this board (PlayerState.producers); -1 if odd. */
 static int produces(PyObject *producers, PyObject *building, PyObject *space) {
@@ -562,728 +575,824 @@ static int simulated_effects(Refs *r, PyObject *effects, PyObject *vp_d, PyObjec
     return 1;
 }
 
-#define NEED(cond) do { if (!(cond)) goto decline; } while (0)
+/* A SpacePlan read once: before, cost, effects, category, locked, guild, asks, bonus_size, agora_size. */
+typedef struct {
+    PyObject *before, *effects, *category, *locked;
+    long cost, bonus_size, agora_size;
+    int guild, asks;
+} Plan;
 
-static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (!two_args(nargs, "action(state, payload)")) return NULL;
-    PyObject *state = args[0], *p = args[1];
-    Refs refs;
-    refs_empty(&refs);
-    PyObject *result = NULL;
-    long seat, n, next_seat, turn, state_turn, coins, cap = 0, extra = 0, resources = 0, cost, bonus_size, agora_size;
-    int capped;
-
-    /* ---- projector._direct_action's guards */
-    PyObject *phase = GA(state, s_phase);
-    NEED(phase && eq(phase, v_actions));
-    PyObject *pending = GA(state, s_pending);
-    NEED(pending && PyDict_CheckExact(pending) && PyDict_GET_SIZE(pending) == 0);
-    PyObject *options = GA(state, s_options);
-    NEED(options);
-    PyObject *resolution = GA(options, s_resolution);
-    NEED(resolution && PyUnicode_CheckExact(resolution) && !eq(resolution, v_two_phase));
-    NEED(PyDict_CheckExact(p));
-    PyObject *seat_o = PyDict_GetItemWithError(p, k_player);
-    NEED(as_long(seat_o, &seat));
-    NEED(as_long(GA(state, s_next_seat), &next_seat) && seat == next_seat);
-    PyObject *players = GA(state, s_players);
-    NEED(players && PyList_CheckExact(players));
-    n = (long)PyList_GET_SIZE(players);
-    NEED(0 <= seat && seat < n);
-    NEED(as_long(PyDict_GetItemWithError(p, s_turn), &turn));
-    NEED(as_long(GA(state, s_turn), &state_turn) && turn == state_turn);
-    PyObject *steps = PyDict_GetItemWithError(p, k_steps);
-    NEED(steps && PyList_CheckExact(steps) && PyList_GET_SIZE(steps) >= 1 && PyList_GET_SIZE(steps) <= MAXSTEPS);
-    Py_ssize_t n_steps = PyList_GET_SIZE(steps), k = 1;  /* k: the next logged step to answer a question */
-    PyObject *step = PyList_GET_ITEM(steps, 0);
-    NEED(PyDict_CheckExact(step));
-    PyObject *kind = PyDict_GetItemWithError(step, k_kind);
-    NEED(kind && PyUnicode_CheckExact(kind));
-
-    PyObject *player = PyList_GET_ITEM(players, seat);
-    long own_seat;  /* the resolver reads p.seat (the Agora's completers, attacks, the Guild Court): the same seat */
-    NEED(as_long(GA(player, s_seat), &own_seat) && own_seat == seat);
-    PyObject *rules = GA(state, s_rules);
-    NEED(rules);
-    PyObject *start = GA(rules, s_start);
-    NEED(start);
-    NEED(as_long(GA(player, s_coins), &coins) && SMALL(coins));
-    PyObject *cap_o = GA(options, s_coin_cap);
-    NEED(cap_o);
-    capped = cap_o != Py_None;
-    if (capped) NEED(as_long(cap_o, &cap) && SMALL(cap));
-    long paid = 0, vp = 0;
-
-    if (eq(kind, v_pass)) {
-        long pass_coins;
-        NEED(n_steps == 1);
-        NEED(as_long(GA(start, s_pass_coins), &pass_coins) && SMALL(pass_coins));
-        if (set_long(player, s_coins, gained(capped, cap, coins, pass_coins)) < 0) goto error;
-        goto done;
-    }
-    int wonder = eq(kind, v_wonder);
-    NEED(wonder || eq(kind, v_build));
-
-    /* ---- kernel._found */
-    PyObject *building = PyDict_GetItemWithError(step, k_building);
-    PyObject *lane = PyDict_GetItemWithError(step, k_lane);
-    PyObject *space = PyDict_GetItemWithError(step, k_space);
-    NEED(building && lane && space && PyUnicode_CheckExact(building) && PyUnicode_CheckExact(lane)
-         && PyUnicode_CheckExact(space));
-    PyObject *board = GA(player, s_board);
-    PyObject *compiled = GA(rules, s_compiled);
-    NEED(board && compiled && PyDict_CheckExact(compiled));
-    PyObject *board_id = keep(&refs, PyLong_FromVoidPtr(board));
-    NEED(board_id);
-    PyObject *tables = PyDict_GetItemWithError(compiled, board_id);
-    NEED(tables);
-    PyObject *tables_board = GA(tables, s_board);
-    NEED(tables_board == board);  /* the board the cache entry was made for (board_tables checks the same) */
-    PyObject *plans = GA(tables, s_plans);
-    NEED(plans && PyDict_CheckExact(plans));
-    PyObject *key = keep(&refs, PyTuple_Pack(3, building, lane, space));
-    NEED(key);
+/* plans[(building, lane, space)] into *out, its fields of the types the kernel reads; 0 if absent or odd. */
+static int read_plan(Refs *r, PyObject *plans, PyObject *building, PyObject *lane, PyObject *space, Plan *out) {
+    PyObject *key = keep(r, PyTuple_Pack(3, building, lane, space));
+    CHECK(key);
     PyObject *plan = PyDict_GetItemWithError(plans, key);
-    NEED(plan && PyTuple_Check(plan) && PyTuple_GET_SIZE(plan) == 9);
-    /* SpacePlan: before, cost, effects, category, locked, guild, asks, bonus_size, agora_size */
-    PyObject *before = PyTuple_GET_ITEM(plan, 0), *effects = PyTuple_GET_ITEM(plan, 2);
-    PyObject *category = PyTuple_GET_ITEM(plan, 3), *locked = PyTuple_GET_ITEM(plan, 4);
-    NEED(PyTuple_CheckExact(before) && PyTuple_CheckExact(effects));
-    NEED(as_long(PyTuple_GET_ITEM(plan, 1), &cost) && SMALL(cost));
-    int guild = PyTuple_GET_ITEM(plan, 5) == Py_True;  /* a Guild Court space: its condition checked below */
-    NEED(guild || PyTuple_GET_ITEM(plan, 5) == Py_False);
-    NEED(!(guild && wonder));  /* the Wonder is never the Guild Court (the resolver would look for the purple die) */
-    int asks = PyTuple_GET_ITEM(plan, 6) == Py_True;  /* only an extra action, skipped, is answered here (below) */
-    NEED(asks || PyTuple_GET_ITEM(plan, 6) == Py_False);
-    NEED(as_long(PyTuple_GET_ITEM(plan, 7), &bonus_size) && as_long(PyTuple_GET_ITEM(plan, 8), &agora_size));
-    PyObject *crossed_all = GA(player, s_crossed);
-    NEED(crossed_all && PyDict_CheckExact(crossed_all));
-    PyObject *crossed = PyDict_GetItemWithError(crossed_all, building);  /* borrowed; NULL: none crossed yet */
-    NEED(crossed || !PyErr_Occurred());
-    NEED(crossed == NULL || PySet_CheckExact(crossed));
-    long n_crossed = crossed ? (long)PySet_GET_SIZE(crossed) : 0;
-    PyObject *bonuses = NULL;  /* with a bonus step: the player's slots, and the slot taken */
-    long slot = -1;
-    PyObject *slot_effects = NULL;
-    int to_choose = 0;  /* whether this crossing completes the building with a bonus slot still free */
-    if (bonus_size && n_crossed + 1 >= bonus_size) {
-        bonuses = GA(player, s_bonuses);
-        NEED(bonuses && PyList_CheckExact(bonuses));
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bonuses); i++) {
-            PyObject *b = PyList_GET_ITEM(bonuses, i);
-            NEED(b == Py_True || b == Py_False);
-            if (b == Py_False) to_choose = 1;
+    CHECK(plan && PyTuple_Check(plan) && PyTuple_GET_SIZE(plan) == 9);
+    out->before = PyTuple_GET_ITEM(plan, 0);
+    out->effects = PyTuple_GET_ITEM(plan, 2);
+    out->category = PyTuple_GET_ITEM(plan, 3);
+    out->locked = PyTuple_GET_ITEM(plan, 4);
+    CHECK(PyTuple_CheckExact(out->before) && PyTuple_CheckExact(out->effects));
+    CHECK(as_long(PyTuple_GET_ITEM(plan, 1), &out->cost) && SMALL(out->cost));
+    out->guild = PyTuple_GET_ITEM(plan, 5) == Py_True;
+    CHECK(out->guild || PyTuple_GET_ITEM(plan, 5) == Py_False);
+    out->asks = PyTuple_GET_ITEM(plan, 6) == Py_True;
+    CHECK(out->asks || PyTuple_GET_ITEM(plan, 6) == Py_False);
+    return as_long(PyTuple_GET_ITEM(plan, 7), &out->bonus_size) && as_long(PyTuple_GET_ITEM(plan, 8), &out->agora_size);
+}
+
+/* One space an effect crosses (a "cross" effect's, or an extra action's), as checked on the simulated
+ * table: what it costs and what the action applies for it later, in the order crossed. */
+typedef struct {
+    PyObject *b, *x;
+    Plan plan;
+    long owed, spent, income;  /* coins paid, resources spent, an extra action's die's income (0 for a crossing) */
+} Crossing;
+
+/* The spaces an action's effects cross beyond its own, and what they cost: pushed as each is checked. */
+typedef struct {
+    Crossing at[MAXCROSS];
+    int n, n_extra;  /* n_extra: how many are an extra action's */
+    long paid;
+    Made made;  /* the action's own space, then each crossed (for the checks after it) */
+} Crossings;
+
+/* A checked crossing recorded (room was checked: n < MAXCROSS); its index. */
+static int push_crossing(Crossings *cs, PyObject *b, PyObject *x, const Plan *plan, long owed, long spent, long income) {
+    Crossing *c = &cs->at[cs->n];
+    c->b = b;
+    c->x = x;
+    c->plan = *plan;
+    c->owed = owed;
+    c->spent = spent;
+    c->income = income;
+    cs->made.b[cs->made.n] = b;
+    cs->made.x[cs->made.n++] = x;
+    cs->paid += owed;
+    return cs->n++;
+}
+
+/* What the kernel does with each effect of the space (group 0) or of its bonus slot (group 1). */
+enum { VIA_APPLY = 0, VP_HERE = 1, NOTHING = 2, CROSSES = 3 };
+
+/* One action, read and checked, then applied: everything the phases below share. */
+typedef struct {
+    Refs refs;
+    int trusted;  /* the simulation's entry: the step is legal and asks nothing (no claims, no follow-up) */
+    /* the table and the player */
+    PyObject *state, *options, *resolution, *players, *player, *seat_o, *rules, *start;
+    long seat, n, coins, cap;
+    int capped;
+    /* the step's space and die (kernel._found, _space_ok) */
+    PyObject *building, *lane, *space, *board, *tables, *plans, *crossed_all, *crossed, *unlocked, *colour;
+    PyObject *bonuses, *slot_effects, *when, *income_d, *vp_d, *this_turn, *completers, *spend_o;
+    Plan plan;
+    long n_crossed, extra, resources, spent, income, owed, slot;
+    int wonder, to_choose;
+    /* the table as the action will have left it when an effect asks its question */
+    long coins_sim, made_sim, spent_sim;
+    int simulated, spending, dirty, costly;
+    PyObject *producers_o;
+    /* the effects: what is done with each (here), its type, a "vp" effect's value, the crossings it made */
+    Py_ssize_t count[2];
+    int here[2][MAXEFFECTS], cross_i[2][MAXEFFECTS], cross_n[2][MAXEFFECTS];
+    long effect_vp[2][MAXEFFECTS];
+    PyObject *types[2][MAXEFFECTS];
+    Crossings cs;
+    long paid, vp;
+} Act;
+
+#define R (&a->refs)
+
+/* projector._direct_action's guards on an event's payload: the actions' phase, nothing pending, not
+ * two-phase, this seat's turn; the steps (1 to MAXSTEPS) into *steps. */
+static int event_guards(Act *a, PyObject *state, PyObject *p, PyObject **steps) {
+    long next_seat, turn, state_turn;
+    PyObject *phase = GA(state, s_phase);
+    CHECK(phase && eq(phase, v_actions));
+    PyObject *pending = GA(state, s_pending);
+    CHECK(pending && PyDict_CheckExact(pending) && PyDict_GET_SIZE(pending) == 0);
+    a->options = GA(state, s_options);
+    CHECK(a->options);
+    a->resolution = GA(a->options, s_resolution);
+    CHECK(a->resolution && PyUnicode_CheckExact(a->resolution) && !eq(a->resolution, v_two_phase));
+    CHECK(PyDict_CheckExact(p));
+    a->seat_o = PyDict_GetItemWithError(p, k_player);
+    CHECK(as_long(a->seat_o, &a->seat));
+    CHECK(as_long(GA(state, s_next_seat), &next_seat) && a->seat == next_seat);
+    a->players = GA(state, s_players);
+    CHECK(a->players && PyList_CheckExact(a->players));
+    a->n = (long)PyList_GET_SIZE(a->players);
+    CHECK(0 <= a->seat && a->seat < a->n);
+    CHECK(as_long(PyDict_GetItemWithError(p, s_turn), &turn));
+    CHECK(as_long(GA(state, s_turn), &state_turn) && turn == state_turn);
+    *steps = PyDict_GetItemWithError(p, k_steps);
+    return *steps && PyList_CheckExact(*steps) && PyList_GET_SIZE(*steps) >= 1 && PyList_GET_SIZE(*steps) <= MAXSTEPS;
+}
+
+/* The acting player (whose p.seat must be its index: the resolver reads p.seat), the rules, the coins
+ * and the coin cap. */
+static int read_player(Act *a) {
+    long own_seat;
+    a->player = PyList_GET_ITEM(a->players, a->seat);
+    CHECK(as_long(GA(a->player, s_seat), &own_seat) && own_seat == a->seat);
+    a->rules = GA(a->state, s_rules);
+    CHECK(a->rules);
+    a->start = GA(a->rules, s_start);
+    CHECK(a->start);
+    CHECK(as_long(GA(a->player, s_coins), &a->coins) && SMALL(a->coins));
+    PyObject *cap_o = GA(a->options, s_coin_cap);
+    CHECK(cap_o);
+    a->capped = cap_o != Py_None;
+    if (a->capped) CHECK(as_long(cap_o, &a->cap) && SMALL(a->cap));
+    return 1;
+}
+
+/* kernel._found's plan: the step's space on the player's board, its plan, the building's crossed
+ * spaces, and whether this crossing completes the building with a bonus slot still to choose
+ * (answered by a logged step; declined when trusted, as kernel.direct_action declines it). */
+static int find_plan(Act *a, PyObject *step) {
+    a->building = PyDict_GetItemWithError(step, k_building);
+    a->lane = PyDict_GetItemWithError(step, k_lane);
+    a->space = PyDict_GetItemWithError(step, k_space);
+    CHECK(a->building && a->lane && a->space && PyUnicode_CheckExact(a->building) && PyUnicode_CheckExact(a->lane)
+          && PyUnicode_CheckExact(a->space));
+    a->board = GA(a->player, s_board);
+    PyObject *compiled = GA(a->rules, s_compiled);
+    CHECK(a->board && compiled && PyDict_CheckExact(compiled));
+    PyObject *board_id = keep(R, PyLong_FromVoidPtr(a->board));
+    CHECK(board_id);
+    a->tables = PyDict_GetItemWithError(compiled, board_id);
+    CHECK(a->tables);
+    PyObject *tables_board = GA(a->tables, s_board);
+    CHECK(tables_board == a->board);  /* the board the cache entry was made for (board_tables checks the same) */
+    a->plans = GA(a->tables, s_plans);
+    CHECK(a->plans && PyDict_CheckExact(a->plans));
+    Plan *plan = &a->plan;
+    CHECK(read_plan(R, a->plans, a->building, a->lane, a->space, plan));
+    CHECK(!(plan->guild && a->wonder));  /* the Wonder is never the Guild Court (the resolver would look for the purple die) */
+    CHECK(!(a->trusted && plan->asks));  /* the event's follow-ups answer a question; the simulation's, the resolver */
+    a->crossed_all = GA(a->player, s_crossed);
+    CHECK(a->crossed_all && PyDict_CheckExact(a->crossed_all));
+    a->crossed = PyDict_GetItemWithError(a->crossed_all, a->building);  /* borrowed; NULL: none crossed yet */
+    CHECK(a->crossed || !PyErr_Occurred());
+    CHECK(a->crossed == NULL || PySet_CheckExact(a->crossed));
+    a->n_crossed = a->crossed ? (long)PySet_GET_SIZE(a->crossed) : 0;
+    if (plan->bonus_size && a->n_crossed + 1 >= plan->bonus_size) {
+        a->bonuses = GA(a->player, s_bonuses);
+        CHECK(a->bonuses && PyList_CheckExact(a->bonuses));
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(a->bonuses); i++) {
+            PyObject *b = PyList_GET_ITEM(a->bonuses, i);
+            CHECK(b == Py_True || b == Py_False);
+            if (b == Py_False) a->to_choose = 1;
         }
     }
-    if (to_choose) {
+    if (a->to_choose) {
         /* engine._Action._cross then _take_bonus: this crossing completes the building (the
          * arrow's last open space: len(crossed) + 1 == its size; the space is checked open below),
          * and the logged step after the space's own questions takes a free slot (_bonus_problem);
          * the Barracks counted as one building are the resolver's. */
-        NEED(n_crossed + 1 == bonus_size);
-        PyObject *barracks = GA(options, s_barracks);
-        NEED(barracks && PyUnicode_CheckExact(barracks));
-        if (eq(barracks, v_one_building)) NEED(PyUnicode_Tailmatch(building, v_barracks_, 0, PY_SSIZE_T_MAX, -1) == 0);
+        CHECK(!a->trusted && a->n_crossed + 1 == plan->bonus_size);
+        PyObject *barracks = GA(a->options, s_barracks);
+        CHECK(barracks && PyUnicode_CheckExact(barracks));
+        if (eq(barracks, v_one_building)) CHECK(PyUnicode_Tailmatch(a->building, v_barracks_, 0, PY_SSIZE_T_MAX, -1) == 0);
     }
-    PyObject *unlocked = GA(player, s_unlocked);
-    NEED(unlocked && PySet_CheckExact(unlocked));
-    PyObject *colour = NULL;  /* the die's colour; NULL for the Wonder */
-    if (wonder) {
-        NEED(eq(building, v_wonder));
+    a->unlocked = GA(a->player, s_unlocked);
+    return a->unlocked && PySet_CheckExact(a->unlocked);
+}
+
+/* A step's die (die_cost): its colour (*colour) and face (*face) in the Forum, in the player's hands
+ * and reaching the lane (unless trusted), and the coins it costs (*extra: its section's, less the
+ * discounts; nothing for a free colour, or with free_die). */
+static int die_cost(Act *a, PyObject *step, PyObject *building, PyObject *lane, int free_die, int trusted,
+                    PyObject **colour, PyObject **face, long *extra) {
+    PyObject *die = PyDict_GetItemWithError(step, k_die);
+    CHECK(die && PyUnicode_CheckExact(die));
+    PyObject *forum = GA(a->state, s_forum), *roll = GA(a->state, s_roll);
+    CHECK(forum && roll && PyDict_CheckExact(forum) && PyDict_CheckExact(roll));
+    *colour = PyDict_GetItemWithError(forum, die);
+    CHECK(*colour && PyUnicode_CheckExact(*colour));
+    PyObject *shown = PyDict_GetItemWithError(roll, die);
+    CHECK(shown && PyTuple_CheckExact(shown) && PyTuple_GET_SIZE(shown) == 2);
+    *face = PyTuple_GET_ITEM(shown, 0);
+    long section;
+    CHECK(PyUnicode_CheckExact(*face) && as_long(PyTuple_GET_ITEM(shown, 1), &section));
+    if (!trusted) {
+        PyObject *special = GA(a->start, s_special);
+        CHECK(special && PyTuple_CheckExact(special));
+        int is_special = PySequence_Contains(special, *colour);
+        CHECK(is_special >= 0);
+        if (is_special) CHECK(PySet_Contains(a->unlocked, *colour) == 1);
+        PyObject *reaches = GA(a->tables, s_reaches);
+        CHECK(reaches && PyDict_CheckExact(reaches));
+        PyObject *by_face = PyDict_GetItemWithError(reaches, *colour);
+        CHECK(by_face && PyDict_CheckExact(by_face));
+        PyObject *reach = PyDict_GetItemWithError(by_face, *face);
+        CHECK(reach && PyFrozenSet_CheckExact(reach));
+        PyObject *pair = keep(R, PyTuple_Pack(2, building, lane));
+        CHECK(pair && PySet_Contains(reach, pair) == 1);
+    }
+    PyObject *free = GA(a->player, s_free_colours);
+    CHECK(free && PySet_CheckExact(free));
+    int is_free = PySet_Contains(free, *colour);
+    CHECK(is_free >= 0);
+    *extra = 0;
+    if (!free_die && !is_free) {
+        PyObject *sections = GA(a->start, s_forum_sections);
+        CHECK(sections && PyTuple_CheckExact(sections) && 0 <= section && section < PyTuple_GET_SIZE(sections));
+        long base, all, one = 0;
+        CHECK(as_long(PyTuple_GET_ITEM(sections, section), &base) && SMALL(base));
+        CHECK(as_long(GA(a->player, s_discount_all), &all) && SMALL(all));
+        PyObject *discount = GA(a->player, s_discount);
+        CHECK(discount && PyDict_CheckExact(discount));
+        PyObject *d = PyDict_GetItemWithError(discount, *colour);
+        CHECK(d || !PyErr_Occurred());
+        if (d) CHECK(as_long(d, &one) && SMALL(one));
+        *extra = base - all - one;
+        if (*extra < 0) *extra = 0;
+    }
+    return 1;
+}
+
+/* The income of a die's colour (0 for none, or the Wonder) into *income. */
+static int income_of(Act *a, PyObject *colour, long *income) {
+    *income = 0;
+    if (colour == NULL) return 1;
+    PyObject *i = PyDict_GetItemWithError(a->income_d, colour);
+    CHECK(i || !PyErr_Occurred());
+    if (i) CHECK(as_long(i, income) && SMALL(*income));
+    return 1;
+}
+
+/* The step's die (or the Wonder: no die), the Guild Court's condition, then kernel._space_ok: the
+ * space unlocked, open, next on its arrow, and the payment (the die's coins and the missing
+ * resources, *owed) against the coins held, with income when the die is chosen if that is the option.
+ * Trusted: only what paying reads (the die's cost, the resources, the income). */
+static int check_space(Act *a, PyObject *step) {
+    Plan *plan = &a->plan;
+    if (a->wonder) {
+        CHECK(eq(a->building, v_wonder));
     } else {
-        PyObject *die = PyDict_GetItemWithError(step, k_die);
-        NEED(die && PyUnicode_CheckExact(die));
-        PyObject *forum = GA(state, s_forum), *roll = GA(state, s_roll);
-        NEED(forum && roll && PyDict_CheckExact(forum) && PyDict_CheckExact(roll));
-        colour = PyDict_GetItemWithError(forum, die);
-        NEED(colour && PyUnicode_CheckExact(colour));
-        PyObject *shown = PyDict_GetItemWithError(roll, die);
-        NEED(shown && PyTuple_CheckExact(shown) && PyTuple_GET_SIZE(shown) == 2);
-        PyObject *face = PyTuple_GET_ITEM(shown, 0);
-        long section;
-        NEED(PyUnicode_CheckExact(face) && as_long(PyTuple_GET_ITEM(shown, 1), &section));
-        PyObject *special = GA(start, s_special);
-        NEED(special && PyTuple_CheckExact(special));
-        int is_special = PySequence_Contains(special, colour);
-        NEED(is_special >= 0);
-        if (is_special) {
-            int in = PySet_Contains(unlocked, colour);
-            NEED(in == 1);
-        }
-        PyObject *reaches = GA(tables, s_reaches);
-        NEED(reaches && PyDict_CheckExact(reaches));
-        PyObject *by_face = PyDict_GetItemWithError(reaches, colour);
-        NEED(by_face && PyDict_CheckExact(by_face));
-        PyObject *reach = PyDict_GetItemWithError(by_face, face);
-        NEED(reach && PyFrozenSet_CheckExact(reach));
-        PyObject *pair = keep(&refs, PyTuple_Pack(2, building, lane));
-        NEED(pair);
-        NEED(PySet_Contains(reach, pair) == 1);
-        if (guild) {
-            NEED(guild_holds(&refs, rules, players, colour, face, seat, eq(resolution, v_simultaneous)));
-        }
-        PyObject *free = GA(player, s_free_colours);
-        NEED(free && PySet_CheckExact(free));
-        int is_free = PySet_Contains(free, colour);
-        NEED(is_free >= 0);
-        if (!is_free) {
-            PyObject *sections = GA(start, s_forum_sections);
-            NEED(sections && PyTuple_CheckExact(sections) && 0 <= section && section < PyTuple_GET_SIZE(sections));
-            long base, all, one = 0;
-            NEED(as_long(PyTuple_GET_ITEM(sections, section), &base) && SMALL(base));
-            NEED(as_long(GA(player, s_discount_all), &all) && SMALL(all));
-            PyObject *discount = GA(player, s_discount);
-            NEED(discount && PyDict_CheckExact(discount));
-            PyObject *d = PyDict_GetItemWithError(discount, colour);
-            NEED(d || !PyErr_Occurred());
-            if (d) NEED(as_long(d, &one) && SMALL(one));
-            extra = base - all - one;
-            if (extra < 0) extra = 0;
+        PyObject *face;
+        CHECK(die_cost(a, step, a->building, a->lane, 0, a->trusted, &a->colour, &face, &a->extra));
+        if (plan->guild && !a->trusted)
+            CHECK(guild_holds(R, a->rules, a->players, a->colour, face, a->seat, eq(a->resolution, v_simultaneous)));
+    }
+    CHECK(as_long(GA(a->player, s_resources_spent), &a->spent) && SMALL(a->spent));
+    if (plan->cost) {
+        PyObject *producers = GA(a->player, s_producers);
+        CHECK(producers && player_resources(producers, a->crossed_all, a->spent, &a->resources));
+        if (a->resources < 0) a->resources = 0;
+    }
+    if (!a->trusted) {
+        if (plan->locked != Py_None) CHECK(PySet_Contains(a->unlocked, plan->locked) == 1);
+        Py_ssize_t n_before = PyTuple_GET_SIZE(plan->before);
+        if (a->n_crossed) {
+            CHECK(PySet_Contains(a->crossed, a->space) == 0);
+            for (Py_ssize_t i = 0; i < n_before; i++) CHECK(PySet_Contains(a->crossed, PyTuple_GET_ITEM(plan->before, i)) == 1);
+        } else {
+            CHECK(n_before == 0);
         }
     }
-    long spent = 0;
-    NEED(as_long(GA(player, s_resources_spent), &spent) && SMALL(spent));
-    if (cost) {
-        PyObject *producers = GA(player, s_producers);
-        NEED(producers && player_resources(producers, crossed_all, spent, &resources));
-        if (resources < 0) resources = 0;
+    a->when = GA(a->options, s_income);
+    CHECK(a->when && PyUnicode_CheckExact(a->when));
+    a->income_d = GA(a->player, s_income);
+    CHECK(a->income_d && PyDict_CheckExact(a->income_d));
+    CHECK(income_of(a, a->colour, &a->income));
+    a->owed = a->extra + (plan->cost > a->resources ? plan->cost - a->resources : 0);
+    long credit = eq(a->when, v_when_chosen) ? a->income : 0;
+    return a->trusted || a->owed <= (credit ? gained(a->capped, a->cap, a->coins, credit) : a->coins);
+}
+
+/* The table as the action will have left it when an effect asks its question (coins, resources
+ * made and spent), started from the action's own space once, and kept up by each step after it. */
+static int simulate(Act *a) {
+    if (a->simulated) return 1;
+    PyObject *producers = GA(a->player, s_producers), *spend_c = GA(a->options, s_resources);
+    long raw;
+    CHECK(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, a->crossed_all, a->spent, &raw));
+    int own = produces(producers, a->building, a->space);
+    CHECK(own >= 0);
+    a->spending = eq(spend_c, v_spent);
+    a->made_sim = raw + a->spent + own;
+    long held_res = raw > 0 ? raw : 0;
+    a->spent_sim = a->spent + (a->plan.cost && a->spending ? (a->plan.cost < held_res ? a->plan.cost : held_res) : 0);
+    a->coins_sim = a->coins;
+    if (a->income && eq(a->when, v_when_chosen)) a->coins_sim = gained(a->capped, a->cap, a->coins_sim, a->income);
+    a->coins_sim -= a->owed;
+    if (a->income && eq(a->when, v_after_paying)) a->coins_sim = gained(a->capped, a->cap, a->coins_sim, a->income);
+    a->producers_o = producers;
+    a->simulated = 1;
+    return 1;
+}
+
+/* The space an effect crosses, or an extra action builds, checked as _space_problem checks its payment
+ * on the simulated table (the die's coins *extra, its income by the option) and kept in it: its cost,
+ * the resources it spends and makes, what its effects change for the checks after it. Recorded. */
+static int simulate_space(Act *a, PyObject *b, PyObject *x, const Plan *plan, long extra, long income, int *index) {
+    long res = a->made_sim - a->spent_sim;
+    if (res < 0) res = 0;
+    long owed = extra + (plan->cost > res ? plan->cost - res : 0);
+    long credit = eq(a->when, v_when_chosen) ? income : 0;
+    CHECK(owed <= (credit ? gained(a->capped, a->cap, a->coins_sim, credit) : a->coins_sim));
+    long delta = a->spending ? (plan->cost < res ? plan->cost : res) : 0;
+    int own = produces(a->producers_o, b, x);
+    CHECK(own >= 0);
+    if (income && eq(a->when, v_when_chosen)) a->coins_sim = gained(a->capped, a->cap, a->coins_sim, income);
+    a->coins_sim -= owed;
+    if (income && eq(a->when, v_after_paying)) a->coins_sim = gained(a->capped, a->cap, a->coins_sim, income);
+    a->spent_sim += delta;
+    a->made_sim += own;
+    CHECK(simulated_effects(R, plan->effects, a->vp_d, plan->category, &a->dirty, &a->costly));  /* none asks (checked) */
+    if (income && eq(a->when, v_after_action)) a->dirty = 1;  /* income after the action: coins, kept simple */
+    if (plan->agora_size) {
+        a->completers = GA(a->state, s_agora_completers);
+        CHECK(a->completers && PyList_CheckExact(a->completers));
     }
-    /* ---- kernel._space_ok (no Guild Court here) */
-    if (locked != Py_None) NEED(PySet_Contains(unlocked, locked) == 1);
-    Py_ssize_t n_before = PyTuple_GET_SIZE(before);
-    if (n_crossed) {
-        NEED(PySet_Contains(crossed, space) == 0);
-        for (Py_ssize_t i = 0; i < n_before; i++)
-            NEED(PySet_Contains(crossed, PyTuple_GET_ITEM(before, i)) == 1);
+    *index = push_crossing(&a->cs, b, x, plan, owed, delta, income);
+    return 1;
+}
+
+/* A space an effect crosses or an extra action builds: on the board, no Guild Court, asking nothing,
+ * unlocked, open and next on its arrow counting what the action crossed, not completing its building. */
+static int other_space(Act *a, PyObject *b, PyObject *l, PyObject *x, Plan *plan) {
+    CHECK(read_plan(R, a->plans, b, l, x, plan));
+    CHECK(PyTuple_GET_SIZE(plan->effects) <= MAXEFFECTS && plan->cost >= 0 && !plan->guild && !plan->asks);
+    if (plan->locked != Py_None) CHECK(PySet_Contains(a->unlocked, plan->locked) == 1);
+    long n = count_made(a->crossed_all, &a->cs.made, b);
+    CHECK(n >= 0);
+    CHECK(!(plan->bonus_size && n + 1 >= plan->bonus_size));  /* it may complete its building: a bonus slot, the resolver's */
+    CHECK(taken(a->crossed_all, &a->cs.made, b, x) == 0);
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(plan->before); j++)
+        CHECK(taken(a->crossed_all, &a->cs.made, b, PyTuple_GET_ITEM(plan->before, j)) == 1);
+    return 1;
+}
+
+/* engine._Action._effect_cross: up to count spaces (1 or 2, the second in the building of the first),
+ * each asked only if a space of the buildings named may be crossed (else the effect lapses there,
+ * without a question); the logged step skips (where the option allows it: the effect ends) or crosses
+ * one space. Checked against the table as the action will have left it (simulated: coins, resources,
+ * the spaces crossed), which needs every effect before it to leave locks alone. */
+static int answer_cross(Act *a, PyObject *e, int g, Py_ssize_t i, PyObject *steps, Py_ssize_t *k) {
+    long count;
+    CHECK(!a->dirty && as_long(GA(e, s_count), &count) && (count == 1 || count == 2));
+    PyObject *targets = GA(e, s_buildings);
+    CHECK(targets && PyTuple_CheckExact(targets));
+    CHECK(simulate(a));
+    a->here[g][i] = NOTHING;  /* unless a space is crossed below */
+    a->cross_i[g][i] = a->cs.n;
+    a->cross_n[g][i] = 0;
+    for (long round = 0; round < count; round++) {
+        CHECK(!a->dirty);  /* the first space's effects may have changed what the second's check reads */
+        long res_now = a->made_sim - a->spent_sim;
+        int open = cross_open(R, a->board, a->plans, a->crossed_all, a->unlocked, &a->cs.made, targets,
+                              res_now > 0 ? res_now : 0, a->coins_sim);
+        CHECK(open >= 0);
+        if (!open) break;  /* it lapses: no question asked, nothing more done */
+        CHECK(*k < PyList_GET_SIZE(steps));
+        PyObject *answer = PyList_GET_ITEM(steps, (*k)++);
+        CHECK(PyDict_CheckExact(answer));
+        PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
+        CHECK(akind);
+        if (eq(akind, v_skip)) {  /* Prompt.check: a skip is allowed unless crossing is mandatory */
+            CHECK(GA(a->options, s_cross_mandatory) == Py_False);
+            break;
+        }
+        PyObject *b2 = PyDict_GetItemWithError(answer, k_building), *l2 = PyDict_GetItemWithError(answer, k_lane);
+        PyObject *x2 = PyDict_GetItemWithError(answer, k_space);
+        CHECK(eq(akind, v_cross) && b2 && l2 && x2 && PyUnicode_CheckExact(b2) && PyUnicode_CheckExact(l2)
+              && PyUnicode_CheckExact(x2) && a->cs.n < MAXCROSS);
+        int named = 0;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) named |= eq(PyTuple_GET_ITEM(targets, j), b2);
+        CHECK(named);
+        CHECK(!eq(a->cs.made.b[0], b2));  /* the action's own building: its completion is the resolver's */
+        Plan plan2;
+        int index;
+        CHECK(other_space(a, b2, l2, x2, &plan2));
+        CHECK(simulate_space(a, b2, x2, &plan2, 0, 0, &index));  /* _space_problem's payment, nothing for a die */
+        a->cross_n[g][i]++;
+        a->here[g][i] = CROSSES;
+        targets = keep(R, PyTuple_Pack(1, b2));  /* "up to two spaces of the building shown" */
+        CHECK(targets);
+    }
+    return 1;
+}
+
+/* _ask_effect: another action, which may always be skipped; or a build or Wonder step
+ * (_extra_allowed), checked as _action_problem checks it on the simulated table. */
+static int answer_extra(Act *a, PyObject *e, int g, Py_ssize_t i, PyObject *steps, Py_ssize_t *k) {
+    CHECK(*k < PyList_GET_SIZE(steps));
+    PyObject *answer = PyList_GET_ITEM(steps, (*k)++);
+    CHECK(PyDict_CheckExact(answer));
+    PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
+    CHECK(akind);
+    if (eq(akind, v_skip)) {
+        a->here[g][i] = NOTHING;
+        return 1;
+    }
+    PyObject *free_die = GA(e, s_free_die);
+    CHECK(free_die == Py_True || free_die == Py_False);
+    int wonder = eq(akind, v_wonder);
+    CHECK(wonder || eq(akind, v_build));  /* a pass (extra_action_pass) or anything else: the resolver's */
+    if (wonder && free_die == Py_True) CHECK(GA(a->options, s_free_action_wonder) == Py_True);
+    CHECK(!a->dirty && !a->costly && a->cs.n < MAXCROSS && a->cs.n_extra == 0);
+    PyObject *b3 = PyDict_GetItemWithError(answer, k_building), *l3 = PyDict_GetItemWithError(answer, k_lane);
+    PyObject *x3 = PyDict_GetItemWithError(answer, k_space);
+    CHECK(b3 && l3 && x3 && PyUnicode_CheckExact(b3) && PyUnicode_CheckExact(l3) && PyUnicode_CheckExact(x3));
+    if (wonder) CHECK(eq(b3, v_wonder));
+    for (int j = 0; j < a->cs.made.n; j++) CHECK(!eq(a->cs.made.b[j], b3));  /* a building the action crossed already */
+    Plan plan3;
+    CHECK(other_space(a, b3, l3, x3, &plan3));
+    long extra3 = 0, income3 = 0;
+    if (!wonder) {  /* the die: in the Forum, unlocked, reaching the lane; its cost (die_cost) and income */
+        PyObject *colour3, *face3;
+        CHECK(die_cost(a, answer, b3, l3, free_die == Py_True, 0, &colour3, &face3, &extra3));
+        CHECK(income_of(a, colour3, &income3));
+    }
+    CHECK(simulate(a));
+    int index;
+    CHECK(simulate_space(a, b3, x3, &plan3, extra3, income3, &index));
+    a->cs.n_extra++;
+    a->cross_i[g][i] = index;
+    a->cross_n[g][i] = 1;
+    a->here[g][i] = CROSSES;
+    return 1;
+}
+
+/* The bonus slot a completion asks, answered by the logged step *k: a free slot; its effects. */
+static int answer_bonus(Act *a, PyObject *steps, Py_ssize_t *k) {
+    CHECK(*k < PyList_GET_SIZE(steps));
+    PyObject *bonus_step = PyList_GET_ITEM(steps, (*k)++);
+    CHECK(PyDict_CheckExact(bonus_step));
+    PyObject *bkind = PyDict_GetItemWithError(bonus_step, k_kind);
+    CHECK(bkind && eq(bkind, v_bonus));
+    CHECK(as_long(PyDict_GetItemWithError(bonus_step, k_slot), &a->slot));
+    CHECK(0 <= a->slot && a->slot < PyList_GET_SIZE(a->bonuses) && PyList_GET_ITEM(a->bonuses, a->slot) == Py_False);
+    PyObject *slots_o = GA(a->rules, s_bonus_slots);
+    CHECK(slots_o);
+    PyObject *slots = GA(slots_o, s_slots);
+    CHECK(slots && PyTuple_CheckExact(slots) && a->slot < PyTuple_GET_SIZE(slots));
+    a->slot_effects = PyTuple_GET_ITEM(slots, a->slot);
+    CHECK(PyTuple_CheckExact(a->slot_effects));
+    a->count[1] = PyTuple_GET_SIZE(a->slot_effects);
+    return a->count[1] <= MAXEFFECTS;
+}
+
+/* Coins an effect gives now ("coins", "per_space": apply_effect's values, checked as effect_in_c checks
+ * them), kept in the simulated table for the questions after it. */
+static int simulate_coins(Act *a, PyObject *e, PyObject *t) {
+    long amount;
+    if (eq(t, s_coins)) {
+        CHECK(as_long(GA(e, s_amount), &amount) && SMALL(amount));
     } else {
-        NEED(n_before == 0);
+        long each, n_made;
+        PyObject *counted = GA(e, k_building);
+        CHECK(counted && PyUnicode_CheckExact(counted) && as_long(GA(e, s_coins), &each) && SMALL(each));
+        n_made = count_made(a->crossed_all, &a->cs.made, counted);
+        CHECK(n_made >= 0 && n_made < 1000);
+        amount = each * n_made;
     }
-    PyObject *when = GA(options, s_income);
-    NEED(when && PyUnicode_CheckExact(when));
-    long income = 0;
-    PyObject *income_d = GA(player, s_income);
-    NEED(income_d && PyDict_CheckExact(income_d));
-    if (colour) {
-        PyObject *i = PyDict_GetItemWithError(income_d, colour);
-        NEED(i || !PyErr_Occurred());
-        if (i) NEED(as_long(i, &income) && SMALL(income));
-    }
-    long owed = extra + (cost > resources ? cost - resources : 0);
-    long credit = eq(when, v_when_chosen) ? income : 0;
-    NEED(owed <= (credit ? gained(capped, cap, coins, credit) : coins));
-    /* the effects: "vp" applied here, any other kind by engine.apply_effect; the space's (group 0),
-     * then the bonus slot's (group 1: category "bonus", no building), none asking a question */
-    Py_ssize_t n_effects = PyTuple_GET_SIZE(effects), n_slot = 0;
-    NEED(n_effects <= MAXEFFECTS);
-    long effect_vp[2][MAXEFFECTS];
-    int here[2][MAXEFFECTS];  /* 1: a "vp" effect, applied here; 0: through apply_one; 2: nothing (an extra action
-                                * skipped, a crossing skipped or lapsed); 3: a space crossed */
-    PyObject *types[2][MAXEFFECTS];  /* each effect's type (an exact str, held by refs) */
-    PyObject *vp_d = GA(player, s_vp);
-    NEED(vp_d && PyDict_CheckExact(vp_d));
-    /* the spaces other effects cross (engine._Action._effect_cross), checked on a simulated table */
-    PyObject *cross_b[MAXCROSS], *cross_x[MAXCROSS], *cross_plan[MAXCROSS], *producers_o = NULL;
-    long cross_owed[MAXCROSS], cross_spent[MAXCROSS], coins_sim = 0, made_sim = 0, spent_sim = 0, paid_extra = 0;
-    int cross_i[2][MAXEFFECTS], cross_n[2][MAXEFFECTS], n_cross = 0, dirty = 0, simulated = 0, spending = 0, n_extra = 0;
-    Made made = {{building}, {space}, 1};  /* the action's own space, then the spaces its effects cross */
-    long cross_income[MAXCROSS];  /* an extra action's: its die's income (0 for a crossing) */
-    int costly = 0;  /* an effect before changed what a die costs or earns (a discount, a free colour, an income) */
-    /* The table as the action will have left it when an effect asks its question (coins, resources
-     * made and spent), started from the action's own space and kept up by each step after it. */
-#define SIMULATE() do { if (!simulated) { \
-        PyObject *producers = GA(player, s_producers), *spend_c = GA(options, s_resources); \
-        long raw; \
-        NEED(producers && spend_c && PyUnicode_CheckExact(spend_c) && player_resources(producers, crossed_all, spent, &raw)); \
-        int own = produces(producers, building, space); \
-        NEED(own >= 0); \
-        spending = eq(spend_c, v_spent); \
-        made_sim = raw + spent + own; \
-        long held_res = raw > 0 ? raw : 0; \
-        spent_sim = spent + (cost && spending ? (cost < held_res ? cost : held_res) : 0); \
-        coins_sim = coins; \
-        if (income && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income); \
-        coins_sim -= owed; \
-        if (income && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income); \
-        producers_o = producers; \
-        simulated = 1; \
-    } } while (0)
-    PyObject *completers = NULL;
+    CHECK(simulate(a));
+    a->coins_sim = gained(a->capped, a->cap, a->coins_sim, amount);
+    return 1;
+}
+
+/* Each effect of the space, then of the bonus slot its completion asks, in the resolver's order: the
+ * questions answered by the logged steps after the first (steps[1:]; none when trusted), each checked on
+ * the simulated table; what the kernel does with each recorded (here). Every step must answer one. */
+static int follow_ups(Act *a, PyObject *steps) {
+    Py_ssize_t k = 1;  /* the next logged step to answer a question */
+    a->count[0] = PyTuple_GET_SIZE(a->plan.effects);
+    CHECK(a->count[0] <= MAXEFFECTS);
+    a->vp_d = GA(a->player, s_vp);
+    CHECK(a->vp_d && PyDict_CheckExact(a->vp_d));
     for (int g = 0; g < 2; g++) {
         if (g) {
-            if (!to_choose) break;
-            /* the bonus slot, answered by the next logged step */
-            NEED(k < n_steps);
-            PyObject *bonus_step = PyList_GET_ITEM(steps, k++);
-            NEED(PyDict_CheckExact(bonus_step));
-            PyObject *bkind = PyDict_GetItemWithError(bonus_step, k_kind);
-            NEED(bkind && eq(bkind, v_bonus));
-            NEED(as_long(PyDict_GetItemWithError(bonus_step, k_slot), &slot));
-            NEED(0 <= slot && slot < PyList_GET_SIZE(bonuses) && PyList_GET_ITEM(bonuses, slot) == Py_False);
-            PyObject *slots_o = GA(rules, s_bonus_slots);
-            NEED(slots_o);
-            PyObject *slots = GA(slots_o, s_slots);
-            NEED(slots && PyTuple_CheckExact(slots) && slot < PyTuple_GET_SIZE(slots));
-            slot_effects = PyTuple_GET_ITEM(slots, slot);
-            NEED(PyTuple_CheckExact(slot_effects));
-            n_slot = PyTuple_GET_SIZE(slot_effects);
-            NEED(n_slot <= MAXEFFECTS);
+            if (!a->to_choose) break;
+            CHECK(steps && answer_bonus(a, steps, &k));
         }
-        PyObject *group = g ? slot_effects : effects, *cat = g ? v_bonus : category;
-        Py_ssize_t count = g ? n_slot : n_effects;
+        PyObject *group = g ? a->slot_effects : a->plan.effects, *cat = g ? v_bonus : a->plan.category;
         int held_checked = 0;
-        for (Py_ssize_t i = 0; i < count; i++) {
+        for (Py_ssize_t i = 0; i < a->count[g]; i++) {
             PyObject *e = PyTuple_GET_ITEM(group, i);
             PyObject *t = GA(e, s_type);
-            NEED(t && PyUnicode_CheckExact(t));
-            types[g][i] = t;
+            CHECK(t && PyUnicode_CheckExact(t));
+            a->types[g][i] = t;
             if (eq(t, v_cross)) {
-                /* engine._Action._effect_cross: up to count spaces (1 or 2, the second in the building of
-                 * the first), each asked only if a space of the buildings named may be crossed (else the
-                 * effect lapses there, without a question); the logged step skips (where the option allows
-                 * it: the effect ends) or crosses one space. Checked against the table as the action will
-                 * have left it (simulated: coins, resources, the spaces crossed), which needs every effect
-                 * before it to leave locks alone. */
-                long count;
-                NEED(!dirty && as_long(GA(e, s_count), &count) && (count == 1 || count == 2));
-                PyObject *targets = GA(e, s_buildings);
-                NEED(targets && PyTuple_CheckExact(targets));
-                SIMULATE();
-                here[g][i] = 2;  /* nothing, unless a space is crossed below */
-                cross_i[g][i] = n_cross;
-                cross_n[g][i] = 0;
-                for (long round = 0; round < count; round++) {
-                    NEED(!dirty);  /* the first space's effects may have changed what the second's check reads */
-                    long res_now = made_sim - spent_sim;
-                    int open = cross_open(&refs, board, plans, crossed_all, unlocked, &made, targets,
-                                          res_now > 0 ? res_now : 0, coins_sim);
-                    NEED(open >= 0);
-                    if (!open) break;  /* it lapses: no question asked, nothing more done */
-                    NEED(k < n_steps);
-                    PyObject *answer = PyList_GET_ITEM(steps, k++);
-                    NEED(PyDict_CheckExact(answer));
-                    PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
-                    NEED(akind);
-                    if (eq(akind, v_skip)) {  /* Prompt.check: a skip is allowed unless crossing is mandatory */
-                        PyObject *mandatory = GA(options, s_cross_mandatory);
-                        NEED(mandatory == Py_False);
-                        break;
-                    }
-                    PyObject *b2 = PyDict_GetItemWithError(answer, k_building), *l2 = PyDict_GetItemWithError(answer, k_lane);
-                    PyObject *x2 = PyDict_GetItemWithError(answer, k_space);
-                    NEED(eq(akind, v_cross) && b2 && l2 && x2 && PyUnicode_CheckExact(b2) && PyUnicode_CheckExact(l2)
-                         && PyUnicode_CheckExact(x2) && n_cross < MAXCROSS);
-                    int named = 0;
-                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(targets); j++) named |= eq(PyTuple_GET_ITEM(targets, j), b2);
-                    NEED(named);
-                    NEED(!eq(made.b[0], b2));  /* the action's own building: its completion is the resolver's */
-                    PyObject *key2 = keep(&refs, PyTuple_Pack(3, b2, l2, x2));
-                    NEED(key2);
-                    PyObject *plan2 = PyDict_GetItemWithError(plans, key2);
-                    NEED(plan2 && PyTuple_Check(plan2) && PyTuple_GET_SIZE(plan2) == 9);
-                    PyObject *before2 = PyTuple_GET_ITEM(plan2, 0), *effects2 = PyTuple_GET_ITEM(plan2, 2);
-                    PyObject *locked2 = PyTuple_GET_ITEM(plan2, 4);
-                    long cost2, bonus2, agora2;
-                    NEED(PyTuple_CheckExact(before2) && PyTuple_CheckExact(effects2) && PyTuple_GET_SIZE(effects2) <= MAXEFFECTS);
-                    NEED(as_long(PyTuple_GET_ITEM(plan2, 1), &cost2) && SMALL(cost2) && cost2 >= 0);
-                    /* no Guild Court; asks nothing */
-                    NEED(PyTuple_GET_ITEM(plan2, 5) == Py_False && PyTuple_GET_ITEM(plan2, 6) == Py_False);
-                    NEED(as_long(PyTuple_GET_ITEM(plan2, 7), &bonus2) && as_long(PyTuple_GET_ITEM(plan2, 8), &agora2));
-                    if (locked2 != Py_None) NEED(PySet_Contains(unlocked, locked2) == 1);
-                    /* open and next on its arrow, counting the spaces the action crossed before it */
-                    long n2 = count_made(crossed_all, &made, b2);
-                    NEED(n2 >= 0);
-                    NEED(!(bonus2 && n2 + 1 >= bonus2));  /* it may complete its building: a bonus slot, the resolver's */
-                    NEED(taken(crossed_all, &made, b2, x2) == 0);
-                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before2); j++)
-                        NEED(taken(crossed_all, &made, b2, PyTuple_GET_ITEM(before2, j)) == 1);
-                    long res2 = made_sim - spent_sim;
-                    if (res2 < 0) res2 = 0;
-                    long owed2 = cost2 > res2 ? cost2 - res2 : 0;
-                    NEED(owed2 <= coins_sim);  /* _space_problem's payment, nothing for a die */
-                    long delta2 = spending ? (cost2 < res2 ? cost2 : res2) : 0;
-                    int own2 = produces(producers_o, b2, x2);
-                    NEED(own2 >= 0);
-                    coins_sim -= owed2;
-                    spent_sim += delta2;
-                    made_sim += own2;
-                    NEED(simulated_effects(&refs, effects2, vp_d, PyTuple_GET_ITEM(plan2, 3), &dirty, &costly));  /* none asks (checked) */
-                    if (agora2) {
-                        completers = GA(state, s_agora_completers);
-                        NEED(completers && PyList_CheckExact(completers));
-                    }
-                    cross_b[n_cross] = b2;
-                    cross_x[n_cross] = x2;
-                    cross_plan[n_cross] = plan2;
-                    cross_owed[n_cross] = owed2;
-                    cross_spent[n_cross] = delta2;
-                    cross_income[n_cross] = 0;
-                    n_cross++;
-                    cross_n[g][i]++;
-                    made.b[made.n] = b2;
-                    made.x[made.n++] = x2;
-                    paid_extra += owed2;
-                    here[g][i] = 3;
-                    targets = keep(&refs, PyTuple_Pack(1, b2));  /* "up to two spaces of the building shown" */
-                    NEED(targets);
-                }
+                CHECK(steps && answer_cross(a, e, g, i, steps, &k));
                 continue;
             }
-            if (eq(t, v_unlock)) dirty = 1;  /* a lock a later step's check reads */
-            if (eq(t, v_die_discount) || eq(t, v_die_free) || eq(t, v_income)) costly = 1;
-            if (eq(t, s_coins) || eq(t, v_per_space)) {
-                /* coins gained (apply_effect's values, checked as effect_in_c checks them), kept in the
-                 * simulated table for the questions after it */
-                long amount;
-                if (eq(t, s_coins)) {
-                    NEED(as_long(GA(e, s_amount), &amount) && SMALL(amount));
-                } else {
-                    long each, n_made;
-                    PyObject *counted = GA(e, k_building);
-                    NEED(counted && PyUnicode_CheckExact(counted) && as_long(GA(e, s_coins), &each) && SMALL(each));
-                    n_made = count_made(crossed_all, &made, counted);
-                    NEED(n_made >= 0 && n_made < 1000);
-                    amount = each * n_made;
-                }
-                SIMULATE();
-                coins_sim = gained(capped, cap, coins_sim, amount);
-            }
+            if (eq(t, v_unlock)) a->dirty = 1;  /* a lock a later step's check reads */
+            if (eq(t, v_die_discount) || eq(t, v_die_free) || eq(t, v_income)) a->costly = 1;
+            if ((eq(t, s_coins) || eq(t, v_per_space)) && !a->trusted) CHECK(simulate_coins(a, e, t));
             if (eq(t, v_extra_action)) {
-                /* _ask_effect: another action, which may always be skipped; or a build or Wonder step
-                 * (_extra_allowed), checked as _action_problem checks it on the simulated table */
-                NEED(k < n_steps);
-                PyObject *answer = PyList_GET_ITEM(steps, k++);
-                NEED(PyDict_CheckExact(answer));
-                PyObject *akind = PyDict_GetItemWithError(answer, k_kind);
-                NEED(akind);
-                if (eq(akind, v_skip)) {
-                    here[g][i] = 2;
-                    continue;
-                }
-                PyObject *free_die = GA(e, s_free_die);
-                NEED(free_die == Py_True || free_die == Py_False);
-                int wonder3 = eq(akind, v_wonder);
-                NEED(wonder3 || eq(akind, v_build));  /* a pass (extra_action_pass) or anything else: the resolver's */
-                if (wonder3 && free_die == Py_True) NEED(GA(options, s_free_action_wonder) == Py_True);
-                NEED(!dirty && !costly && n_cross < MAXCROSS && n_extra == 0);
-                PyObject *b3 = PyDict_GetItemWithError(answer, k_building), *l3 = PyDict_GetItemWithError(answer, k_lane);
-                PyObject *x3 = PyDict_GetItemWithError(answer, k_space);
-                NEED(b3 && l3 && x3 && PyUnicode_CheckExact(b3) && PyUnicode_CheckExact(l3) && PyUnicode_CheckExact(x3));
-                if (wonder3) NEED(eq(b3, v_wonder));
-                for (int j = 0; j < made.n; j++) NEED(!eq(made.b[j], b3));  /* a building the action crossed already */
-                PyObject *key3 = keep(&refs, PyTuple_Pack(3, b3, l3, x3));
-                NEED(key3);
-                PyObject *plan3 = PyDict_GetItemWithError(plans, key3);
-                NEED(plan3 && PyTuple_Check(plan3) && PyTuple_GET_SIZE(plan3) == 9);
-                PyObject *before3 = PyTuple_GET_ITEM(plan3, 0), *effects3 = PyTuple_GET_ITEM(plan3, 2);
-                PyObject *locked3 = PyTuple_GET_ITEM(plan3, 4);
-                long cost3, bonus3, agora3, extra3 = 0, income3 = 0;
-                NEED(PyTuple_CheckExact(before3) && PyTuple_CheckExact(effects3) && PyTuple_GET_SIZE(effects3) <= MAXEFFECTS);
-                NEED(as_long(PyTuple_GET_ITEM(plan3, 1), &cost3) && SMALL(cost3) && cost3 >= 0);
-                /* no Guild Court, no question of its own */
-                NEED(PyTuple_GET_ITEM(plan3, 5) == Py_False && PyTuple_GET_ITEM(plan3, 6) == Py_False);
-                NEED(as_long(PyTuple_GET_ITEM(plan3, 7), &bonus3) && as_long(PyTuple_GET_ITEM(plan3, 8), &agora3));
-                if (locked3 != Py_None) NEED(PySet_Contains(unlocked, locked3) == 1);
-                PyObject *crossed3 = PyDict_GetItemWithError(crossed_all, b3);
-                NEED(crossed3 || !PyErr_Occurred());
-                NEED(crossed3 == NULL || PySet_CheckExact(crossed3));
-                long n3 = crossed3 ? (long)PySet_GET_SIZE(crossed3) : 0;
-                NEED(!(bonus3 && n3 + 1 >= bonus3));  /* it may complete its building: a bonus slot, the resolver's */
-                if (n3) {
-                    NEED(PySet_Contains(crossed3, x3) == 0);
-                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(before3); j++)
-                        NEED(PySet_Contains(crossed3, PyTuple_GET_ITEM(before3, j)) == 1);
-                } else {
-                    NEED(PyTuple_GET_SIZE(before3) == 0);
-                }
-                if (!wonder3) {  /* the die: in the Forum, unlocked, reaching the lane; its cost (die_cost) and income */
-                    PyObject *die3 = PyDict_GetItemWithError(answer, k_die);
-                    PyObject *forum3 = GA(state, s_forum), *roll3 = GA(state, s_roll), *special3 = GA(start, s_special);
-                    NEED(die3 && PyUnicode_CheckExact(die3) && forum3 && roll3 && special3 && PyDict_CheckExact(forum3)
-                         && PyDict_CheckExact(roll3) && PyTuple_CheckExact(special3));
-                    PyObject *colour3 = PyDict_GetItemWithError(forum3, die3);
-                    NEED(colour3 && PyUnicode_CheckExact(colour3));
-                    PyObject *shown3 = PyDict_GetItemWithError(roll3, die3);
-                    NEED(shown3 && PyTuple_CheckExact(shown3) && PyTuple_GET_SIZE(shown3) == 2);
-                    PyObject *face3 = PyTuple_GET_ITEM(shown3, 0);
-                    long section3;
-                    NEED(PyUnicode_CheckExact(face3) && as_long(PyTuple_GET_ITEM(shown3, 1), &section3));
-                    int special_die = PySequence_Contains(special3, colour3);
-                    NEED(special_die >= 0);
-                    if (special_die) NEED(PySet_Contains(unlocked, colour3) == 1);
-                    PyObject *reaches3 = GA(tables, s_reaches);
-                    NEED(reaches3 && PyDict_CheckExact(reaches3));
-                    PyObject *by_face3 = PyDict_GetItemWithError(reaches3, colour3);
-                    NEED(by_face3 && PyDict_CheckExact(by_face3));
-                    PyObject *reach3 = PyDict_GetItemWithError(by_face3, face3);
-                    NEED(reach3 && PyFrozenSet_CheckExact(reach3));
-                    PyObject *pair3 = keep(&refs, PyTuple_Pack(2, b3, l3));
-                    NEED(pair3 && PySet_Contains(reach3, pair3) == 1);
-                    PyObject *free3 = GA(player, s_free_colours);
-                    NEED(free3 && PySet_CheckExact(free3));
-                    int is_free3 = PySet_Contains(free3, colour3);
-                    NEED(is_free3 >= 0);
-                    if (free_die == Py_False && !is_free3) {
-                        PyObject *sections3 = GA(start, s_forum_sections), *discount3 = GA(player, s_discount);
-                        long base3, all3, one3 = 0;
-                        NEED(sections3 && PyTuple_CheckExact(sections3) && 0 <= section3 && section3 < PyTuple_GET_SIZE(sections3));
-                        NEED(as_long(PyTuple_GET_ITEM(sections3, section3), &base3) && SMALL(base3));
-                        NEED(as_long(GA(player, s_discount_all), &all3) && SMALL(all3));
-                        NEED(discount3 && PyDict_CheckExact(discount3));
-                        PyObject *d3 = PyDict_GetItemWithError(discount3, colour3);
-                        NEED(d3 || !PyErr_Occurred());
-                        if (d3) NEED(as_long(d3, &one3) && SMALL(one3));
-                        extra3 = base3 - all3 - one3;
-                        if (extra3 < 0) extra3 = 0;
-                    }
-                    PyObject *i3 = PyDict_GetItemWithError(income_d, colour3);
-                    NEED(i3 || !PyErr_Occurred());
-                    if (i3) NEED(as_long(i3, &income3) && SMALL(income3));
-                }
-                SIMULATE();
-                long res3 = made_sim - spent_sim;
-                if (res3 < 0) res3 = 0;
-                long owed3 = extra3 + (cost3 > res3 ? cost3 - res3 : 0);
-                long credit3 = eq(when, v_when_chosen) ? income3 : 0;
-                NEED(owed3 <= (credit3 ? gained(capped, cap, coins_sim, credit3) : coins_sim));  /* _space_problem's payment */
-                long delta3 = spending ? (cost3 < res3 ? cost3 : res3) : 0;
-                int own3 = produces(producers_o, b3, x3);
-                NEED(own3 >= 0);
-                if (income3 && eq(when, v_when_chosen)) coins_sim = gained(capped, cap, coins_sim, income3);
-                coins_sim -= owed3;
-                if (income3 && eq(when, v_after_paying)) coins_sim = gained(capped, cap, coins_sim, income3);
-                spent_sim += delta3;
-                made_sim += own3;
-                NEED(simulated_effects(&refs, effects3, vp_d, PyTuple_GET_ITEM(plan3, 3), &dirty, &costly));  /* none asks (checked) */
-                if (income3 && eq(when, v_after_action)) dirty = 1;  /* income after the action: coins, kept simple */
-                if (agora3) {
-                    completers = GA(state, s_agora_completers);
-                    NEED(completers && PyList_CheckExact(completers));
-                }
-                cross_b[n_cross] = b3;
-                cross_x[n_cross] = x3;
-                cross_plan[n_cross] = plan3;
-                cross_owed[n_cross] = owed3;
-                cross_spent[n_cross] = delta3;
-                cross_income[n_cross] = income3;
-                cross_i[g][i] = n_cross++;
-                cross_n[g][i] = 1;
-                made.b[made.n] = b3;
-                made.x[made.n++] = x3;
-                n_extra++;
-                paid_extra += owed3;
-                here[g][i] = 3;
+                CHECK(steps && answer_extra(a, e, g, i, steps, &k));
                 continue;
             }
-            here[g][i] = eq(t, v_vp);
-            if (here[g][i]) {
-                NEED(as_long(GA(e, s_vp), &effect_vp[g][i]) && SMALL(effect_vp[g][i]));
+            a->here[g][i] = eq(t, v_vp) ? VP_HERE : VIA_APPLY;
+            if (a->here[g][i] == VP_HERE) {
+                CHECK(as_long(GA(e, s_vp), &a->effect_vp[g][i]) && SMALL(a->effect_vp[g][i]));
                 if (!held_checked) {
                     long held;
-                    PyObject *cur = PyDict_GetItemWithError(vp_d, cat);
-                    NEED(cur || !PyErr_Occurred());
-                    if (cur) NEED(as_long(cur, &held) && SMALL(held));
+                    PyObject *cur = PyDict_GetItemWithError(a->vp_d, cat);
+                    CHECK(cur || !PyErr_Occurred());
+                    if (cur) CHECK(as_long(cur, &held) && SMALL(held));
                     held_checked = 1;
                 }
             }
         }
     }
-    NEED(k == n_steps);  /* a step no question asked for: the resolver reports it */
-    (void)asks;
-    PyObject *this_turn = GA(player, s_this_turn);
-    NEED(this_turn && PyList_CheckExact(this_turn));
-    if (agora_size) {
-        completers = GA(state, s_agora_completers);
-        NEED(completers && PyList_CheckExact(completers));
+    CHECK(k == (steps ? PyList_GET_SIZE(steps) : 1));  /* a step no question asked for: the resolver reports it */
+    /* the last reads before the table changes */
+    a->this_turn = GA(a->player, s_this_turn);
+    CHECK(a->this_turn && PyList_CheckExact(a->this_turn));
+    if (a->plan.agora_size) {
+        a->completers = GA(a->state, s_agora_completers);
+        CHECK(a->completers && PyList_CheckExact(a->completers));
     }
-    PyObject *spend_o = GA(options, s_resources);
-    NEED(spend_o && PyUnicode_CheckExact(spend_o));
+    a->spend_o = GA(a->options, s_resources);
+    return a->spend_o && PyUnicode_CheckExact(a->spend_o);
+}
 
-    /* ---- kernel._cross: from here on the table changes */
-    Ctx ctx = {state, player, players, crossed_all, vp_d, capped, eq(resolution, v_simultaneous), cap, seat};
-    if (income && eq(when, v_when_chosen)) coins = gained(capped, cap, coins, income);
-    paid = owed + paid_extra;
-    if (cost && eq(spend_o, v_spent)) {
-        if (set_long(player, s_resources_spent, spent + (cost < resources ? cost : resources)) < 0) goto error;
-    }
-    coins -= owed;
-    if (income && eq(when, v_after_paying)) coins = gained(capped, cap, coins, income);
-    if (set_long(player, s_coins, coins) < 0) goto error;
-    if (crossed == NULL) {
-        PyObject *fresh = keep(&refs, PySet_New(NULL));
-        if (fresh == NULL || PyDict_SetItem(crossed_all, building, fresh) < 0) goto error;
-        crossed = fresh;
-    }
-    if (PySet_Add(crossed, space) < 0) goto error;
-    PyObject *done_pair = keep(&refs, PyTuple_Pack(2, building, space));
-    if (done_pair == NULL || PyList_Append(this_turn, done_pair) < 0) goto error;
-    for (int g = 0; g < 2; g++) {
-        if (g) {
-            /* the Agora's completion, then the bonus slot (engine._Action._cross, _take_bonus) */
-            if (agora_size && (long)PySet_GET_SIZE(crossed) == agora_size) {
-                if (PyList_Append(completers, seat_o) < 0) goto error;
-            }
-            if (slot_effects == NULL) break;
-            if (PyList_SetItem(bonuses, slot, Py_NewRef(Py_True)) < 0) goto error;
-        }
-        PyObject *group = g ? slot_effects : effects, *cat = g ? v_bonus : category, *where = g ? Py_None : building;
-        Py_ssize_t count = g ? n_slot : n_effects;
-        for (Py_ssize_t i = 0; i < count; i++) {
-            PyObject *e = PyTuple_GET_ITEM(group, i);
-            if (here[g][i] == 2) continue;  /* an extra action skipped, a crossing skipped or lapsed: nothing */
-            if (here[g][i] == 3) {  /* engine._Action._cross of the spaces an effect crosses, or of an extra action's */
-                for (int c = cross_i[g][i]; c < cross_i[g][i] + cross_n[g][i]; c++) {  /* in the order crossed */
-                    PyObject *b2 = cross_b[c], *x2 = cross_x[c], *plan2 = cross_plan[c];
-                    long now, income2 = cross_income[c];  /* an extra action's die's income (_do_action) */
-                    if (!as_long(GA(player, s_coins), &now)) {
-                        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
-                        goto error;
-                    }
-                    if (income2 && eq(when, v_when_chosen)) now = gained(capped, cap, now, income2);
-                    if (cross_spent[c]) {
-                        long sp;
-                        if (!as_long(GA(player, s_resources_spent), &sp)) {
-                            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "resources spent are not a small int");
-                            goto error;
-                        }
-                        if (set_long(player, s_resources_spent, sp + cross_spent[c]) < 0) goto error;
-                    }
-                    now -= cross_owed[c];
-                    if (income2 && eq(when, v_after_paying)) now = gained(capped, cap, now, income2);
-                    if (set_long(player, s_coins, now) < 0) goto error;
-                    PyObject *set2 = PyDict_GetItemWithError(crossed_all, b2);
-                    if (set2 == NULL) {
-                        if (PyErr_Occurred()) goto error;
-                        set2 = keep(&refs, PySet_New(NULL));
-                        if (set2 == NULL || PyDict_SetItem(crossed_all, b2, set2) < 0) goto error;
-                    }
-                    if (PySet_Add(set2, x2) < 0) goto error;
-                    PyObject *pair2 = keep(&refs, PyTuple_Pack(2, b2, x2));
-                    if (pair2 == NULL || PyList_Append(this_turn, pair2) < 0) goto error;
-                    PyObject *effects2 = PyTuple_GET_ITEM(plan2, 2), *cat2 = PyTuple_GET_ITEM(plan2, 3);
-                    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects2); j++) {
-                        PyObject *e2 = PyTuple_GET_ITEM(effects2, j);
-                        PyObject *t2 = GA(e2, s_type);
-                        if (t2 == NULL) goto error;
-                        long v;
-                        if (eq(t2, v_vp)) {
-                            long held = 0;
-                            if (!as_long(GA(e2, s_vp), &v)) goto vp_error;
-                            PyObject *cur = PyDict_GetItemWithError(vp_d, cat2);
-                            if (cur == NULL && PyErr_Occurred()) goto error;
-                            if (cur != NULL && !as_long(cur, &held)) goto vp_error;
-                            PyObject *sum = PyLong_FromLong(held + v);
-                            if (sum == NULL) goto error;
-                            int rc = PyDict_SetItem(vp_d, cat2, sum);
-                            Py_DECREF(sum);
-                            if (rc < 0) goto error;
-                        } else if (apply_one(&ctx, &refs, e2, t2, cat2, b2, &v) < 0) {
-                            goto error;
-                        }
-                        vp += v;
-                    }
-                    long agora2;
-                    if (as_long(PyTuple_GET_ITEM(plan2, 8), &agora2) && agora2 && (long)PySet_GET_SIZE(set2) == agora2) {
-                        if (PyList_Append(completers, seat_o) < 0) goto error;
-                    }
-                    if (income2 && eq(when, v_after_action)) {
-                        if (!as_long(GA(player, s_coins), &now)) {
-                            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
-                            goto error;
-                        }
-                        if (set_long(player, s_coins, gained(capped, cap, now, income2)) < 0) goto error;
-                    }
-                }
-                continue;
-            }
-            if (here[g][i]) {
-                long now = 0;
-                PyObject *cur = PyDict_GetItemWithError(vp_d, cat);
-                if (cur == NULL && PyErr_Occurred()) goto error;
-                if (cur != NULL && !as_long(cur, &now)) {
-                    PyErr_SetString(PyExc_TypeError, "VP held are not a small int");
-                    goto error;
-                }
-                PyObject *sum = PyLong_FromLong(now + effect_vp[g][i]);
-                if (sum == NULL) goto error;
-                int rc = PyDict_SetItem(vp_d, cat, sum);
-                Py_DECREF(sum);
-                if (rc < 0) goto error;
-                vp += effect_vp[g][i];
-            } else {
-                long v;
-                if (apply_one(&ctx, &refs, e, types[g][i], cat, where, &v) < 0) goto error;
-                vp += v;
-            }
-        }
-    }
-    if (income && eq(when, v_after_action)) {
-        long now;
-        if (!as_long(GA(player, s_coins), &now)) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
-            goto error;
-        }
-        if (set_long(player, s_coins, gained(capped, cap, now, income)) < 0) goto error;
-    }
+/* ------------------------------------------------------------------ action: the changes (-1: failed, the error set) */
 
-done:
-    /* ---- projector._done */
-    {
-        PyObject *acted_set = GA(state, s_acted);
-        if (acted_set == NULL || !PySet_CheckExact(acted_set)) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "acted is not a set");
-            goto error;
-        }
-        if (PySet_Add(acted_set, seat_o) < 0) goto error;
-        long nxt = n;
-        for (long s = 0; s < n; s++) {
-            PyObject *so = keep(&refs, PyLong_FromLong(s));
-            if (so == NULL) goto error;
-            int in = PySet_Contains(acted_set, so);
-            if (in < 0) goto error;
-            if (!in) {
-                nxt = s;
-                break;
-            }
-        }
-        if (set_long(state, s_next_seat, nxt) < 0) goto error;
-        if ((long)PySet_GET_SIZE(acted_set) == n && PyObject_SetAttr(state, s_phase, v_swaps) < 0) goto error;
-    }
-    /* ---- the claims: all right (the usual case), or for the Python code to report */
-    {
-        PyObject *claims = PyDict_GetItemWithError(p, k_claims);
-        if (claims == NULL && PyErr_Occurred()) goto error;
-        int truth = claims == NULL ? 0 : PyObject_IsTrue(claims);
-        if (truth < 0) goto error;
-        if (truth && PyDict_CheckExact(claims)) {
-            long now, c;
-            PyObject *cp = PyDict_GetItemWithError(claims, k_paid);
-            PyObject *cv = PyDict_GetItemWithError(claims, s_vp);
-            PyObject *cc = PyDict_GetItemWithError(claims, s_coins);
-            if (PyErr_Occurred()) goto error;
-            int right = (cp == NULL || cp == Py_None || (as_long(cp, &c) && c == paid))
-                        && (cv == NULL || cv == Py_None || (as_long(cv, &c) && c == vp));
-            if (right && cc != NULL && cc != Py_None)
-                right = as_long(GA(player, s_coins), &now) && as_long(cc, &c) && c == now;
-            if (PyErr_Occurred()) goto error;
-            truth = !right;
-        }
-        if (truth) {
-            result = Py_BuildValue("(ll)", paid, vp);
-        } else {
-            result = PyList_New(0);
+/* The player's coins (an exact small int, as they were checked and kept), into *now. */
+static int coins_now(Act *a, long *now) {
+    if (as_long(GA(a->player, s_coins), now)) return 0;
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "coins are not a small int");
+    return -1;
+}
+
+/* Income after the action (the option after_action): the coins read again, as the effects changed them. */
+static int income_after(Act *a, long income) {
+    long now;
+    if (!income || !eq(a->when, v_after_action)) return 0;
+    if (coins_now(a, &now) < 0) return -1;
+    return set_long(a->player, s_coins, gained(a->capped, a->cap, now, income));
+}
+
+/* building/space added to the player's crossed spaces (a new set for a building not crossed yet) and to
+ * this turn's; the building's set into *set. */
+static int cross_space(Act *a, PyObject *b, PyObject *x, PyObject *set, PyObject **out) {
+    if (set == NULL) {
+        set = PyDict_GetItemWithError(a->crossed_all, b);
+        if (set == NULL) {
+            if (PyErr_Occurred()) return -1;
+            set = keep(R, PySet_New(NULL));
+            if (set == NULL || PyDict_SetItem(a->crossed_all, b, set) < 0) return -1;
         }
     }
-    release(&refs);
-    return result;
+    if (PySet_Add(set, x) < 0) return -1;
+    PyObject *pair = keep(R, PyTuple_Pack(2, b, x));
+    if (pair == NULL || PyList_Append(a->this_turn, pair) < 0) return -1;
+    *out = set;
+    return 0;
+}
 
-decline:
-    return declined(&refs);
+/* kernel._cross's paying and crossing of the action's own space: income when the die is chosen, the
+ * die and the missing resources paid, income after paying, the space crossed. */
+static int pay(Act *a) {
+    long coins = a->coins, cost = a->plan.cost;
+    if (a->income && eq(a->when, v_when_chosen)) coins = gained(a->capped, a->cap, coins, a->income);
+    a->paid = a->owed + a->cs.paid;
+    if (cost && eq(a->spend_o, v_spent)) {
+        if (set_long(a->player, s_resources_spent, a->spent + (cost < a->resources ? cost : a->resources)) < 0) return -1;
+    }
+    coins -= a->owed;
+    if (a->income && eq(a->when, v_after_paying)) coins = gained(a->capped, a->cap, coins, a->income);
+    if (set_long(a->player, s_coins, coins) < 0) return -1;
+    return cross_space(a, a->building, a->space, a->crossed, &a->crossed);
+}
 
+/* engine._Action._cross of a space an effect crosses, or of an extra action's (_do_action: its die's
+ * income by the option), in the order crossed: paid, crossed, its effects, the Agora's completion. */
+static int apply_crossing(Act *a, Ctx *ctx, const Crossing *c) {
+    long now, income = c->income;
+    if (coins_now(a, &now) < 0) return -1;
+    if (income && eq(a->when, v_when_chosen)) now = gained(a->capped, a->cap, now, income);
+    if (c->spent) {
+        long sp;
+        if (!as_long(GA(a->player, s_resources_spent), &sp)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "resources spent are not a small int");
+            return -1;
+        }
+        if (set_long(a->player, s_resources_spent, sp + c->spent) < 0) return -1;
+    }
+    now -= c->owed;
+    if (income && eq(a->when, v_after_paying)) now = gained(a->capped, a->cap, now, income);
+    if (set_long(a->player, s_coins, now) < 0) return -1;
+    PyObject *set;
+    if (cross_space(a, c->b, c->x, NULL, &set) < 0) return -1;
+    PyObject *effects = c->plan.effects, *cat = c->plan.category;
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects); j++) {
+        PyObject *e = PyTuple_GET_ITEM(effects, j);
+        PyObject *t = GA(e, s_type);
+        if (t == NULL) return -1;
+        long v;
+        if (eq(t, v_vp)) {
+            if (!as_long(GA(e, s_vp), &v)) goto vp_error;
+            if (add_to(a->vp_d, cat, v, "a VP count that is not a small int") < 0) return -1;
+        } else if (apply_one(ctx, R, e, t, cat, c->b, &v) < 0) {
+            return -1;
+        }
+        a->vp += v;
+    }
+    if (c->plan.agora_size && (long)PySet_GET_SIZE(set) == c->plan.agora_size) {
+        if (PyList_Append(a->completers, a->seat_o) < 0) return -1;
+    }
+    return income_after(a, income);
 vp_error:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "a VP count that is not a small int");
-error:
-    return failed(&refs);
+    return -1;
 }
+
+/* The effects as recorded (here), the space's then the bonus slot's, with the Agora's completion
+ * between them (engine._Action._cross, _take_bonus), then income after the action. */
+static int apply_effects(Act *a) {
+    Ctx ctx = {a->state, a->player, a->players, a->crossed_all, a->vp_d, a->capped, eq(a->resolution, v_simultaneous),
+               a->cap, a->seat};
+    for (int g = 0; g < 2; g++) {
+        if (g) {
+            if (a->plan.agora_size && (long)PySet_GET_SIZE(a->crossed) == a->plan.agora_size) {
+                if (PyList_Append(a->completers, a->seat_o) < 0) return -1;
+            }
+            if (a->slot_effects == NULL) break;
+            if (PyList_SetItem(a->bonuses, a->slot, Py_NewRef(Py_True)) < 0) return -1;
+        }
+        PyObject *group = g ? a->slot_effects : a->plan.effects, *cat = g ? v_bonus : a->plan.category;
+        PyObject *where = g ? Py_None : a->building;
+        for (Py_ssize_t i = 0; i < a->count[g]; i++) {
+            int here = a->here[g][i];
+            if (here == NOTHING) continue;  /* an extra action skipped, a crossing skipped or lapsed */
+            if (here == CROSSES) {
+                for (int c = a->cross_i[g][i]; c < a->cross_i[g][i] + a->cross_n[g][i]; c++)
+                    if (apply_crossing(a, &ctx, &a->cs.at[c]) < 0) return -1;
+            } else if (here == VP_HERE) {
+                if (add_to(a->vp_d, cat, a->effect_vp[g][i], "VP held are not a small int") < 0) return -1;
+                a->vp += a->effect_vp[g][i];
+            } else {
+                long v;
+                if (apply_one(&ctx, R, PyTuple_GET_ITEM(group, i), a->types[g][i], cat, where, &v) < 0) return -1;
+                a->vp += v;
+            }
+        }
+    }
+    return income_after(a, a->income);
+}
+
+/* projector._done: the seat has acted; the next seat not acted yet, the swaps' phase when all have. */
+static int turn_done(Act *a) {
+    PyObject *acted_set = GA(a->state, s_acted);
+    if (acted_set == NULL || !PySet_CheckExact(acted_set)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "acted is not a set");
+        return -1;
+    }
+    if (PySet_Add(acted_set, a->seat_o) < 0) return -1;
+    long nxt = a->n;
+    for (long s = 0; s < a->n; s++) {
+        PyObject *so = keep(R, PyLong_FromLong(s));
+        if (so == NULL) return -1;
+        int in = PySet_Contains(acted_set, so);
+        if (in < 0) return -1;
+        if (!in) {
+            nxt = s;
+            break;
+        }
+    }
+    if (set_long(a->state, s_next_seat, nxt) < 0) return -1;
+    if ((long)PySet_GET_SIZE(acted_set) == a->n && PyObject_SetAttr(a->state, s_phase, v_swaps) < 0) return -1;
+    return 0;
+}
+
+/* The claims' verdict: [] when they are all right (the usual case) or absent, (paid, vp) for the Python
+ * code to report them; NULL on an error. */
+static PyObject *claims_verdict(Act *a, PyObject *p) {
+    PyObject *claims = PyDict_GetItemWithError(p, k_claims);
+    if (claims == NULL && PyErr_Occurred()) return NULL;
+    int truth = claims == NULL ? 0 : PyObject_IsTrue(claims);
+    if (truth < 0) return NULL;
+    if (truth && PyDict_CheckExact(claims)) {
+        long now, c;
+        PyObject *cp = PyDict_GetItemWithError(claims, k_paid);
+        PyObject *cv = PyDict_GetItemWithError(claims, s_vp);
+        PyObject *cc = PyDict_GetItemWithError(claims, s_coins);
+        if (PyErr_Occurred()) return NULL;
+        int right = (cp == NULL || cp == Py_None || (as_long(cp, &c) && c == a->paid))
+                    && (cv == NULL || cv == Py_None || (as_long(cv, &c) && c == a->vp));
+        if (right && cc != NULL && cc != Py_None) right = as_long(GA(a->player, s_coins), &now) && as_long(cc, &c) && c == now;
+        if (PyErr_Occurred()) return NULL;
+        truth = !right;
+    }
+    return truth ? Py_BuildValue("(ll)", a->paid, a->vp) : PyList_New(0);
+}
+
+/* A pass's coins (rules.start.pass_coins), a small int; the caller adds them, the cap applied. */
+static int read_pass(Act *a, long *pass_coins) {
+    return as_long(GA(a->start, s_pass_coins), pass_coins) && SMALL(*pass_coins);
+}
+
+/* A build or Wonder step read and checked (trusted: only what applying it reads), its follow-ups
+ * answered by steps[1:] (none when trusted); 0 to decline. */
+static int read_build(Act *a, PyObject *step, PyObject *kind, PyObject *steps) {
+    a->wonder = eq(kind, v_wonder);
+    CHECK(a->wonder || eq(kind, v_build));
+    CHECK(find_plan(a, step));
+    CHECK(check_space(a, step));
+    a->cs.made.b[0] = a->building;  /* the action's own space, then the spaces its effects cross */
+    a->cs.made.x[0] = a->space;
+    a->cs.made.n = 1;
+    return follow_ups(a, steps);
+}
+
+/* A build or Wonder step applied: paid, crossed, its effects and follow-ups. -1 on an error. */
+static int apply_build(Act *a) {
+    if (pay(a) < 0) return -1;
+    return apply_effects(a);
+}
+
+#undef R
+
+/* An Act with nothing read yet (the big arrays are written before they are read). */
+static void act_empty(Act *a, PyObject *state, int trusted) {
+    refs_empty(&a->refs);
+    a->trusted = trusted;
+    a->state = state;
+    a->colour = a->bonuses = a->slot_effects = a->completers = a->producers_o = NULL;
+    a->extra = a->resources = a->spent = a->income = a->owed = a->paid = a->vp = 0;
+    a->slot = -1;
+    a->wonder = a->to_choose = a->simulated = a->spending = a->dirty = a->costly = 0;
+    a->coins_sim = a->made_sim = a->spent_sim = 0;
+    a->count[0] = a->count[1] = 0;
+    a->cs.n = a->cs.n_extra = 0;
+    a->cs.paid = 0;
+    a->cs.made.n = 0;
+}
+
+/* ------------------------------------------------------------------ action: the entries */
+
+static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!two_args(nargs, "action(state, payload)")) return NULL;
+    PyObject *state = args[0], *p = args[1], *steps;
+    Act act, *a = &act;
+    act_empty(a, state, 0);
+    if (!event_guards(a, state, p, &steps)) return declined(&a->refs);
+    Py_ssize_t n_steps = PyList_GET_SIZE(steps);
+    PyObject *step = PyList_GET_ITEM(steps, 0);
+    PyObject *kind = PyDict_CheckExact(step) ? PyDict_GetItemWithError(step, k_kind) : NULL;
+    if (!(kind && PyUnicode_CheckExact(kind)) || !read_player(a)) return declined(&a->refs);
+    if (eq(kind, v_pass)) {
+        long pass_coins;
+        if (n_steps != 1 || !read_pass(a, &pass_coins)) return declined(&a->refs);
+        if (set_long(a->player, s_coins, gained(a->capped, a->cap, a->coins, pass_coins)) < 0) return failed(&a->refs);
+    } else {
+        if (!read_build(a, step, kind, steps)) return declined(&a->refs);
+        if (apply_build(a) < 0) return failed(&a->refs);
+    }
+    if (turn_done(a) < 0) return failed(&a->refs);
+    PyObject *result = claims_verdict(a, p);
+    if (result == NULL) return failed(&a->refs);
+    release(&a->refs);
+    return result;
+}
+
+/* trusted_action(state, seat, step): kernel.direct_action(state, seat, step, trusted=True) for the
+ * simulation, whose bots' steps are legal: a pass, or a build or Wonder step that asks nothing
+ * further, applied (the die's cost, paying, crossing, the effects, the Agora, income) without an
+ * event's claims or the seat's turn done; (paid, vp). None, nothing changed, for anything else (a
+ * question, a bonus slot to choose, an odd value): kernel.direct_action then does it. */
+static PyObject *trusted_action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "trusted_action(state, seat, step)");
+        return NULL;
+    }
+    PyObject *state = args[0], *step = args[2];
+    Act act, *a = &act;
+    act_empty(a, state, 1);
+    a->seat_o = args[1];
+    Refs *refs = &a->refs;
+    a->options = keep(refs, PyObject_GetAttr(state, s_options));
+    a->resolution = a->options ? keep(refs, PyObject_GetAttr(a->options, s_resolution)) : NULL;
+    a->players = keep(refs, PyObject_GetAttr(state, s_players));
+    if (!a->resolution || !PyUnicode_CheckExact(a->resolution) || !a->players || !PyList_CheckExact(a->players)
+        || !as_long(a->seat_o, &a->seat))
+        return declined(refs);
+    a->n = (long)PyList_GET_SIZE(a->players);
+    PyObject *kind = PyDict_CheckExact(step) ? PyDict_GetItemWithError(step, k_kind) : NULL;
+    if (!(0 <= a->seat && a->seat < a->n) || !(kind && PyUnicode_CheckExact(kind)) || !read_player(a)) return declined(refs);
+    if (eq(kind, v_pass)) {
+        long pass_coins;
+        if (!read_pass(a, &pass_coins)) return declined(refs);
+        if (set_long(a->player, s_coins, gained(a->capped, a->cap, a->coins, pass_coins)) < 0) return failed(refs);
+    } else {
+        if (!read_build(a, step, kind, NULL)) return declined(refs);
+        if (apply_build(a) < 0) return failed(refs);
+    }
+    release(refs);
+    return Py_BuildValue("(ll)", a->paid, a->vp);
+}
+
+#undef CHECK
+#define NEED(cond) do { if (!(cond)) goto decline; } while (0)
 
 /* ------------------------------------------------------------------ roll */
 
@@ -1292,6 +1401,7 @@ static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *state = args[0], *p = args[1];
     Refs refs;
     refs_empty(&refs);
+#define R (&refs)
     long turn, state_turn;
     PyObject *phase = GA(state, s_phase);
     NEED(phase && eq(phase, v_roll));
@@ -1363,6 +1473,7 @@ decline:
 
 error:
     return failed(&refs);
+#undef R
 }
 
 /* ------------------------------------------------------------------ position */
@@ -1421,6 +1532,8 @@ static PyMethodDef methods[] = {
      "position(event_type, payload): the cached Position of (turn, seat), or None"},
     {"action", (PyCFunction)(void (*)(void))action, METH_FASTCALL,
      "action(state, payload): a one-step action applied (the claims' verdict), or None, nothing changed"},
+    {"trusted_action", (PyCFunction)(void (*)(void))trusted_action, METH_FASTCALL,
+     "trusted_action(state, seat, step): a legal one-step action applied, (paid, vp), or None, nothing changed"},
     {"roll", (PyCFunction)(void (*)(void))roll, METH_FASTCALL,
      "roll(state, payload): True, the roll applied, or None, nothing changed"},
     {NULL, NULL, 0, NULL},

@@ -4,7 +4,8 @@ compiler is there), and the switch between it and the pure-Python code.
 Simulating a game is mostly the bots listing, shuffling and checking candidate actions; the
 extension does the three: :func:`engine.action_candidates`'s listing (``candidates``),
 ``random.Random.shuffle`` and ``randrange`` for the standard generator (``shuffle``, ``below``: the
-dice are rolled with it too), and :func:`engine.first_legal` and :func:`engine.legal_candidates`, the
+dice are rolled with it too, by ``roll``, which also makes the roll's event dicts), and
+:func:`engine.first_legal` and :func:`engine.legal_candidates`, the
 first legal candidate and all of them (``first_ok``, ``all_ok``: the usual candidate decided in C, any
 other, a Guild Court space, by the Python ``candidate_ok``),
 each giving exactly what the Python gives, so that seeded games stay byte-identical. The Python
@@ -31,6 +32,8 @@ BUILT_SHUFFLE: Callable[[Callable[[int], int], list[Any]], None] | None = None i
 BUILT_BELOW: Callable[[Callable[[int], int], int], int] | None = None if _module is None else _module.below
 BUILT_FIRST_OK: Callable[..., Any] | None = None if _module is None else _module.first_ok
 BUILT_ALL_OK: Callable[..., Any] | None = None if _module is None else _module.all_ok
+BUILT_ROLL: Callable[..., tuple[list[dict[str, Any]], dict[str, tuple[str, int]]]] | None = (
+    None if _module is None else _module.roll)
 
 CANDIDATES = None if PURE else BUILT_CANDIDATES
 """``candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of)``, or None: the Python."""
@@ -42,6 +45,8 @@ FIRST_OK = None if PURE else BUILT_FIRST_OK
 """``first_ok(candidates, state, p, free, slow)``: :func:`engine.first_legal`, or None: the Python."""
 ALL_OK = None if PURE else BUILT_ALL_OK
 """``all_ok(candidates, state, p, free, slow)``: :func:`engine.legal_candidates`, or None: the Python."""
+ROLL = None if PURE else BUILT_ROLL
+"""``roll(getrandbits, forum, faces, sections)``: a simulated roll's (event dice, roll), or None: the Python."""
 
 
 def active() -> bool:
@@ -52,11 +57,11 @@ def active() -> bool:
 @contextmanager
 def use(compiled: bool) -> Iterator[bool]:
     """The compiled bots on (where built) or off for a while; yields whether they are on."""
-    global CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK
-    saved = CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK
-    CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK = (
-        (BUILT_CANDIDATES, BUILT_SHUFFLE, BUILT_BELOW, BUILT_FIRST_OK, BUILT_ALL_OK) if compiled else (None,) * 5)
+    global CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL
+    saved = CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL
+    CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL = (
+        (BUILT_CANDIDATES, BUILT_SHUFFLE, BUILT_BELOW, BUILT_FIRST_OK, BUILT_ALL_OK, BUILT_ROLL) if compiled else (None,) * 6)
     try:
         yield CANDIDATES is not None
     finally:
-        CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK = saved
+        CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL = saved

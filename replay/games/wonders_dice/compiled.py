@@ -7,7 +7,9 @@ follow-ups the resolver would ask after a build or Wonder step: the bonus slot a
 extra action skipped or taken, the spaces an effect crosses, skips or lets lapse, each answered by the
 next logged step and checked as the resolver checks it; its effects applied in C as
 :func:`engine.apply_effect` applies them, which it calls for an odd value) and a roll of the Forum's
-dice in the Forum's order; and it finds an event's cached position. It declines anything
+dice in the Forum's order; and it finds an event's cached position. Since the ninth pass it also applies
+the simulation's one-step actions without an event (``trusted_action``: what
+``kernel.direct_action(trusted=True)`` does, by the same phases). It declines anything
 else with nothing changed, and the Python code then does what it always did: the Python code is
 the reference and the fallback, and both give the same states, problems and outputs
 (``tests/test_wd_compiled.py``).
@@ -29,25 +31,26 @@ from replay.contract import Position
 from .engine import SpacePlan, apply_effect
 
 Kernel = Callable[[Any, dict[str, Any]], Any]
+Trusted = Callable[[Any, int, dict[str, Any]], "tuple[int, int] | None"]
 
 
 POSITIONS: dict[tuple[int, int | None], Position] = {}
 """One Position per (turn, seat) (rules.position fills it; the compiled ``position`` reads it)."""
 
 
-def _load() -> tuple[Kernel | None, Kernel | None, Callable[[str, dict[str, Any]], Position | None] | None, str]:
-    """(action, roll, position, why not) from the extension, or (None, None, None, the reason)."""
+def _load() -> tuple[Kernel | None, Kernel | None, Callable[[str, dict[str, Any]], Position | None] | None, Trusted | None, str]:
+    """(action, roll, position, trusted_action, why not) from the extension, or (None, None, None, None, the reason)."""
     kernel, why = load(__package__, "_ckernel", "the compiled kernel")
     if kernel is None:
-        return None, None, None, why
+        return None, None, None, None, why
     try:
         kernel.setup(SpacePlan._fields, apply_effect, POSITIONS)
     except ImportError as stale:  # built from other sources than these
-        return None, None, None, str(stale)
-    return kernel.action, kernel.roll, kernel.position, ""
+        return None, None, None, None, str(stale)
+    return kernel.action, kernel.roll, kernel.position, kernel.trusted_action, ""
 
 
-BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, NOT_BUILT = _load()
+BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, BUILT_TRUSTED, NOT_BUILT = _load()
 """The extension's functions (None where it is not built), and why not ("" when it is)."""
 
 ACTION: Kernel | None = None if PURE else BUILT_ACTION
@@ -57,6 +60,10 @@ ROLL: Kernel | None = None if PURE else BUILT_ROLL
 """``roll(state, payload)``: None (declined, nothing changed) or True (the roll applied)."""
 POSITION = None if PURE else BUILT_POSITION
 """``position(event type, payload)``: the cached Position of the event's (turn, seat), or None."""
+TRUSTED: Trusted | None = None if PURE else BUILT_TRUSTED
+"""``trusted_action(state, seat, step)``: :func:`kernel.direct_action` with ``trusted=True`` for a step
+known to be legal (the simulation's bots'): (paid, VP), or None (declined, nothing changed: a question,
+a bonus slot to choose, an odd value) for ``direct_action`` to do."""
 
 
 def active() -> bool:
@@ -67,10 +74,10 @@ def active() -> bool:
 @contextmanager
 def use(compiled: bool) -> Iterator[bool]:
     """The compiled kernel on (where built) or off for a while; yields whether it is on."""
-    global ACTION, ROLL, POSITION
-    saved = ACTION, ROLL, POSITION
-    ACTION, ROLL, POSITION = (BUILT_ACTION, BUILT_ROLL, BUILT_POSITION) if compiled else (None, None, None)
+    global ACTION, ROLL, POSITION, TRUSTED
+    saved = ACTION, ROLL, POSITION, TRUSTED
+    ACTION, ROLL, POSITION, TRUSTED = (BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, BUILT_TRUSTED) if compiled else (None,) * 4
     try:
         yield ACTION is not None
     finally:
-        ACTION, ROLL, POSITION = saved
+        ACTION, ROLL, POSITION, TRUSTED = saved

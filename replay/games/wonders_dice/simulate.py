@@ -14,6 +14,7 @@ from replay.errors import ReplayError
 from replay.events import Event
 from replay.gcpause import gc_paused
 
+from . import cbots, compiled
 from .bots import BOTS, PLAIN, GreedyBot, RandomBot, below
 from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve, resolve_chosen
 from .events import KIND
@@ -78,6 +79,7 @@ def simulate_game(
     sections = len(rules.start.forum_sections)
     faces = {c: [f.face for f in die.faces] for c, die in rules.die.items()}
     draw = below(rng)  # rng.randrange(n), and rng.choice(seq) is seq[draw(len(seq))]: the same numbers, fewer calls
+    roll_dice, getrandbits = cbots.ROLL, rng.getrandbits  # the roll drawn by draw's loop, in C (rng is the standard generator)
     two_phase = opts.resolution == "two_phase"
     no_second = Outcome(0, 0, [])
     players = state.players
@@ -90,6 +92,7 @@ def simulate_game(
     ]
     tables = [board_tables(rules, pl.board) for pl in players]
     made: list[dict[str, Any] | None] = [None] * n  # a seat's one step as the kernel read it this turn, for its event
+    trusted = compiled.TRUSTED  # the compiled direct_action(trusted=True) where built: None declines to the Python
     # Every event is made from choices checked as they were made (each bot answers only what its
     # prompt allows), so it is applied trusted, as Rules.apply_trusted would: the rolls, swaps and
     # ends of turns without their checks; the actions are resolved on the table as they are chosen.
@@ -98,14 +101,17 @@ def simulate_game(
         if state.turn >= MAX_TURNS:
             raise ReplayError(f"game {game_id} did not end within {MAX_TURNS} turns (seed {seed})")
         turn = state.turn + 1
-        dice = []
-        roll = {}
-        for d, c in state.forum.items():
-            shown = faces[c]
-            face = shown[draw(len(shown))]
-            section = draw(sections)
-            dice.append({"id": d, "colour": c, "face": face, "section": section})
-            roll[d] = (face, section)
+        if roll_dice is not None:  # the same draws and dicts, in C
+            dice, roll = roll_dice(getrandbits, state.forum, faces, sections)
+        else:
+            dice = []
+            roll = {}
+            for d, c in state.forum.items():
+                shown = faces[c]
+                face = shown[draw(len(shown))]
+                section = draw(sections)
+                dice.append({"id": d, "colour": c, "face": face, "section": section})
+                roll[d] = (face, section)
         state.seq = emit("dice_rolled", 1, {"turn": turn, "dice": dice}).seq
         _start_turn(state, roll, turn)
         # the bots' choices are resolved on the table as they are made: the events record them
@@ -120,7 +126,9 @@ def simulate_game(
                 else:
                     step = bot.main(state, players[seat], tables[seat])
                     as_dict = _step_dict(step)  # the event's step, and what the kernel reads
-                    done = direct_action(state, seat, as_dict, trusted=True)
+                    done = trusted(state, seat, as_dict) if trusted is not None else None
+                    if done is None:
+                        done = direct_action(state, seat, as_dict, trusted=True)
                     if done is None:  # a question to ask: the resolver, the bot asked without prompts
                         firsts.append(resolve_chosen(state, seat, bot, step))
                         made[seat] = None
