@@ -11,6 +11,11 @@ pile is then the whole deck less the cards still in play: those drawn this round
 discarded at once. Cards leave play at once in three cases: a used Second Chance with the
 duplicate it cancelled, a Second Chance nobody may take, and a card set aside during a Flip Three
 whose player is out (``orphan_actions = discard``). At a round's end every card leaves play.
+
+A card set aside during a Flip Three stays set aside only until the three cards are drawn: then
+it is resolved, and a Second Chance its player keeps is resolved without an event. So the set-aside
+cards of a Flip Three are forgotten at the event after its third draw, unless that event is the
+player's bust (their cards are then orphans): a later Freeze of that player discards nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from collections import Counter
 from replay.events import Event
 
 from .pack import Flip7Pack
+
+FLIP_THREE_CARDS = 3
+"""The cards a Flip Three makes its target draw."""
 
 
 class Piles:
@@ -40,6 +48,11 @@ class Piles:
         self.in_play: Counter[str] = Counter()
         self.set_aside: list[tuple[int, str]] = []
         """(seat, card) of action cards set aside during a Flip Three, not yet resolved."""
+        self.flipping: dict[int, int] = {}
+        """Cards still to draw of each seat's Flip Three under way."""
+        self.resolving: int | None = None
+        """The seat whose Flip Three drew its third card at the last event: its set-aside cards are
+        resolved next (kept, given or discarded), unless that seat busts first."""
 
     def shuffled(self, reason: str, size: int) -> None:
         """A new draw pile of ``size`` cards."""
@@ -54,6 +67,10 @@ class Piles:
     def apply(self, event: Event) -> None:
         """Follow one event (``deck_shuffled`` is told through :meth:`shuffled`)."""
         p = event.payload
+        if self.resolving is not None:
+            seat, self.resolving = self.resolving, None
+            if not (event.type == "busted" and p["seat"] == seat):
+                self.set_aside = [e for e in self.set_aside if e[0] != seat]
         if event.type == "round_started":
             self.rounds += 1
             self.new_deck_due = self.rounds == 1 or self.rebuild
@@ -73,12 +90,18 @@ class Piles:
     def _clear(self) -> None:
         self.in_play.clear()
         self.set_aside.clear()
+        self.flipping.clear()
 
     def _drawn(self, seat: int, card: str, reason: str) -> None:
         self.left -= 1
         self.in_play[card] += 1
-        if reason == "flip_three" and self.after_three and card in self.actions:
-            self.set_aside.append((seat, card))
+        if reason == "flip_three" and self.after_three:
+            if card in self.actions:
+                self.set_aside.append((seat, card))
+            left = self.flipping.get(seat, 0) - 1
+            self.flipping[seat] = left
+            if left == 0:
+                self.resolving = seat
 
     def _given(self, seat: int, card: str, target: int | None) -> None:
         """A card given is no longer set aside (if it was: the last of three may be resolved at once)."""
@@ -86,6 +109,8 @@ class Piles:
             self.set_aside.remove((seat, card))
         if card == "second_chance" and target is None:
             self._leave(card)
+        if card == "flip_three" and target is not None:
+            self.flipping[target] = FLIP_THREE_CARDS
 
     def _out(self, seat: int) -> None:
         """A player out of the round: the cards they set aside are discarded, if the pack says so."""
