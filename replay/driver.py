@@ -98,8 +98,9 @@ class Replay(Generic[S]):
     def _run(self, state: S, events: Iterator[Event]) -> None:
         """:meth:`push` for every event after the first of a game that started, a step made only for
         an event some observer overriding ``after`` wants (``observers`` is the list ``observe``
-        extends, so one added meanwhile sees the next step, as with ``push``)."""
-        apply = self._apply
+        extends, so one added meanwhile sees the next step, as with ``push``). :meth:`_apply` is written
+        out in the loop (a call and a tuple less per event: about 2% of a 7 Wonders Dice fold)."""
+        position_of, apply, record = self.rules.position, self.rules.apply, self._record
         observers = self.observers
         seen, after = 0, []  # the observers of ``after``, found again when the list's length changes
         wanted: dict[str, list[Observer]] = {}  # by event type, those of ``after`` that want it
@@ -107,7 +108,16 @@ class Replay(Generic[S]):
         for event in events:
             index += 1
             self.index = index
-            position, problems, refused = apply(state, event)
+            for observer in self._before:  # read each time: ``observe`` replaces the list
+                observer.before(state, event)
+            position = NO_POSITION
+            try:
+                position = position_of(state, event)
+                found: Sequence[Problem] = apply(state, event)
+                refused = False
+            except Exception as exc:
+                found, refused = self._refusal(state, event, exc), True
+            problems = record(found, event) if found else ()
             turn = position.turn
             if turn is not None and turn > turns:
                 turns = self.turns = turn
@@ -148,15 +158,20 @@ class Replay(Generic[S]):
         try:
             position = self.rules.position(state, event)
             found: Sequence[Problem] = self.rules.apply(state, event)
-        except RuleViolation as violation:
+        except Exception as exc:
             refused = True
-            found = [violation.problem, *self._recover(state, event, violation.problem)]
-        except ReplayError:
-            raise
-        except Exception as exc:  # a bug in the game's rules: a problem here, never a traceback
-            refused = True
-            found = [_internal(event, exc)]
+            found = self._refusal(state, event, exc)
         return position, self._record(found, event) if found else (), refused
+
+    def _refusal(self, state: S, event: Event, exc: Exception) -> list[Problem]:
+        """The problems of an event whose rules raised ``exc``: a refusal (``RuleViolation``) and what
+        recovery then finds, or a bug in the game's rules (a problem here, never a traceback). Any
+        other ``ReplayError`` (a replay at level ``raise`` stopping) goes on up."""
+        if isinstance(exc, RuleViolation):
+            return [exc.problem, *self._recover(state, event, exc.problem)]
+        if isinstance(exc, ReplayError):
+            raise exc
+        return [_internal(event, exc)]
 
     def push_trusted(self, event: Event) -> Step:
         """Apply an event already known to be legal without checking it (``Rules.apply_trusted``):
