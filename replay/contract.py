@@ -88,11 +88,18 @@ class Observer:
     """Sees a replay step by step. Override what you need: ``before`` is called only if
     overridden, with the state just before an event is applied (and not yet changed)."""
 
+    after_types: frozenset[str] | None = None
+    """The event types ``after`` is called for; None (the default): every event. A replay makes a
+    :class:`Step` only for an event some observer wants, so an observer that reads a few types says
+    which (a projection's observers read three of 7 Wonders Dice's six, and the core's none), and the
+    replay skips the rest; ``frozenset()`` for an observer that needs only ``finish``. Set it on the
+    class, or on the instance before the observer is added."""
+
     def before(self, state: Any, event: Event) -> None:
         """Called before each event after the first, with the state it applies to."""
 
     def after(self, step: Step) -> None:
-        """Called after each event, with the state it left."""
+        """Called after each event (each of :attr:`after_types`), with the state it left."""
 
     def finish(self, state: Any) -> None:
         """Called once, when the caller says the replay is over."""

@@ -116,3 +116,31 @@ def test_clearing_the_observers_parts_a_replay_from_them() -> None:
     finally:
         if was:
             gc.enable()
+
+
+class Typed(Steps):
+    """``Steps``, for the event types it names only."""
+
+    def __init__(self, types: frozenset[str]) -> None:
+        super().__init__()
+        self.after_types = types
+
+
+@pytest.mark.parametrize("kind", sorted(registry.kinds()))
+@pytest.mark.parametrize("feed", ["run", "push"])
+def test_an_observer_sees_the_steps_of_the_types_it_names(kind: str, feed: str) -> None:
+    """``after_types``: the steps of those types and no other, the same as an observer of every step
+    sees of them (by run and by push); ``frozenset()``: no step at all. The replay's count of turns is
+    the highest turn of the steps, whoever wants them."""
+    log = disputed_log(simulated_log(kind, 3, registry.get(kind).players[0]))
+    types = sorted({e.type for e in log.events})
+    some = frozenset(types[::2])
+    every, typed, none = Steps(), Typed(some), Typed(frozenset())
+    r, _ = _replayed(log, feed, [every, typed, none])
+    afters = [s for s in every.seen if s[0] == "after"]
+    assert [s for s in typed.seen if s[0] == "after"] == [s for s in afters if s[2].type in some]
+    assert 0 < len([s for s in typed.seen if s[0] == "after"]) < len(afters)
+    assert none.seen.count(("before", log.events[1].seq)) == 1 and all(s[0] == "before" for s in none.seen)
+    assert r.turns == max((s[3].turn for s in afters if s[3].turn is not None), default=0)
+    alone, _ = _replayed(log, feed, [])  # with nobody to tell, the same count
+    assert alone.turns == r.turns and alone.index == r.index

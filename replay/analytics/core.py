@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..contract import Observer, Step
+from ..contract import Observer
 from ..driver import Replay
 
 GAMES = pa.schema([
@@ -32,19 +32,18 @@ CORE_TABLES: dict[str, pa.Schema] = {"games": GAMES, "players": PLAYERS}
 
 
 class CoreRows(Observer):
-    """The ``games`` row and the ``players`` rows of one game, gathered during its replay."""
+    """The ``games`` row and the ``players`` rows of one game, made when its replay finishes.
+
+    Observe it from the replay's first event: its counts are the replay's own (the events pushed,
+    the highest turn), so it wants no step (``after_types``), and a replay with no other observer
+    makes none (a step per event cost about as much as the rest of this observer)."""
+
+    after_types = frozenset[str]()
 
     def __init__(self, replay: Replay[Any], ended: bool) -> None:
         self.replay = replay
         self.ended = ended
-        self.turns = 0
-        self.events = 0
         self.out: dict[str, list[dict[str, Any]]] = {"games": [], "players": []}
-
-    def after(self, step: Step) -> None:
-        self.events += 1
-        if step.position.turn is not None and step.position.turn > self.turns:
-            self.turns = step.position.turn
 
     def finish(self, state: Any) -> None:
         r, game = self.replay, self.replay.game
@@ -59,7 +58,8 @@ class CoreRows(Observer):
             "pack_hash": pack.content_hash if pack else None, "players": len(names), "names": names,
             "winners": winners, "winner_names": [names[w] for w in winners if 0 <= w < len(names)],
             "scores": [s.total for s in scores], "top_score": max((s.total for s in scores), default=None),
-            "tie_break": result.tie_break if result else None, "turns": self.turns, "events": self.events,
+            "tie_break": result.tie_break if result else None, "turns": r.turns,
+            "events": r.index + 1 if state is not None else 0,
             "status": "finished" if self.ended else "in progress", "problems": len(r.problems),
             "first_problem": r.problems[0].rule_id if r.problems else None,
             "state_hash": game.views.state_hash(state) if state is not None else None,

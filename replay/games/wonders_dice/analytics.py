@@ -64,6 +64,9 @@ class _Rows(TableObserver):
     its table's column order (:meth:`records`), which the projection turns into Arrow columns
     without a dict per row; :meth:`rows` gives the same rows as dicts."""
 
+    after_types = frozenset({"action_taken", "dice_rolled", "turn_ended"})
+    """The events that make rows (the start, the swaps and the end make none: no step for them)."""
+
     def __init__(self, start: Event) -> None:
         self.game_id = start.game_id
         self.out: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
@@ -79,7 +82,7 @@ class _Rows(TableObserver):
 
     def after(self, step: Step) -> None:
         e, state = step.event, step.state
-        if step.refused or step.index == 0:
+        if step.refused:
             return
         kind = e.type
         if kind == "action_taken":
