@@ -249,6 +249,9 @@ typedef struct {
     long discount_all, coins;
     int when_chosen, capped;
     long cap;
+    int resources_known; /* the player's resources, read at the first candidate that needs them: no
+                          * candidate's check changes the table, so once a question (not once a candidate) */
+    long resources;
 } Table;
 
 /* An exact int that fits a C long (and stays far from overflow), into *out; 0 if not (no error set). */
@@ -348,9 +351,12 @@ static int verdict(Table *t, PyObject *p, PyObject *s, int free) {
     long cost;
     if (!small_long(cost_o, &cost)) { rc = 2; goto done; }
     if (cost) { /* construction_coins */
-        long resources;
-        if ((v = PyObject_GetAttr(p, s_resources)) == NULL) goto done;
-        if (!small_long(v, &resources)) { rc = 2; goto done; }
+        if (!t->resources_known) {
+            if ((v = PyObject_GetAttr(p, s_resources)) == NULL) goto done;
+            if (!small_long(v, &t->resources)) { rc = 2; goto done; }
+            t->resources_known = 1;
+        }
+        long resources = t->resources;
         long missing_resources = cost - (resources > 0 ? resources : 0);
         owed += missing_resources > 0 ? missing_resources : 0;
     }
