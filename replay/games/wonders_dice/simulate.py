@@ -126,8 +126,9 @@ def simulate_game(
                 else:
                     step = bot.main(state, players[seat], tables[seat])
                     as_dict = _step_dict(step)  # the event's step, and what the kernel reads
-                    done = trusted(state, seat, as_dict) if trusted is not None else None
-                    if done is None:
+                    if trusted is not None:  # compiled: declines what direct_action declines, and odd values
+                        done = trusted(state, seat, as_dict)  # (the resolver takes them: no second try)
+                    else:
                         done = direct_action(state, seat, as_dict, trusted=True)
                     if done is None:  # a question to ask: the resolver, the bot asked without prompts
                         firsts.append(resolve_chosen(state, seat, bot, step))
