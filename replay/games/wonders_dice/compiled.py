@@ -63,7 +63,8 @@ POSITION = None if PURE else BUILT_POSITION
 TRUSTED: Trusted | None = None if PURE else BUILT_TRUSTED
 """``trusted_action(state, seat, step)``: :func:`kernel.direct_action` with ``trusted=True`` for a step
 known to be legal (the simulation's bots'): (paid, VP), or None (declined, nothing changed: a question,
-a bonus slot to choose, an odd value) for ``direct_action`` to do."""
+a bonus slot to choose, an odd value) for the resolver (``engine.resolve_chosen``) to do: ``direct_action``
+would decline the same step."""
 
 
 def active() -> bool:
