@@ -178,6 +178,15 @@ class Rules(Generic[S, P]):
         """Where ``event`` belongs, given the state just before it."""
         return NO_POSITION
 
+    def apply_at(self, state: S, event: Event) -> tuple[Position, Sequence[Problem]]:
+        """:meth:`position`, then :meth:`apply`: the event's position and what it claims wrongly.
+
+        The replay driver calls this once an event; a game whose rules have a compiled fast path
+        may do both in one call (the calls around the rules are a fold's largest cost after the
+        rules themselves). It must give what the two calls give, and raise as :meth:`apply` raises
+        (the driver then asks :meth:`position` again, the state unchanged)."""
+        return self.position(state, event), self.apply(state, event)
+
     def legal_actions(self, state: S, seat: int) -> Sequence[Any]:
         """Every action ``seat`` may take now, in the form :meth:`action_of` gives."""
         raise NotImplementedError

@@ -100,7 +100,7 @@ class Replay(Generic[S]):
         an event some observer overriding ``after`` wants (``observers`` is the list ``observe``
         extends, so one added meanwhile sees the next step, as with ``push``). :meth:`_apply` is written
         out in the loop (a call and a tuple less per event: about 2% of a 7 Wonders Dice fold)."""
-        position_of, apply, record = self.rules.position, self.rules.apply, self._record
+        apply_at, record = self.rules.apply_at, self._record
         observers = self.observers
         seen, after = 0, []  # the observers of ``after``, found again when the list's length changes
         wanted: dict[str, list[Observer]] = {}  # by event type, those of ``after`` that want it
@@ -110,12 +110,11 @@ class Replay(Generic[S]):
             self.index = index
             for observer in self._before:  # read each time: ``observe`` replaces the list
                 observer.before(state, event)
-            position = NO_POSITION
             try:
-                position = position_of(state, event)
-                found: Sequence[Problem] = apply(state, event)
+                position, found = apply_at(state, event)
                 refused = False
             except Exception as exc:
+                position = self._position(state, event)
                 found, refused = self._refusal(state, event, exc), True
             problems = record(found, event) if found else ()
             turn = position.turn
@@ -153,15 +152,21 @@ class Replay(Generic[S]):
         """Apply an event after the first: (its position, the problems recorded, whether refused)."""
         for observer in self._before:
             observer.before(state, event)
-        position = NO_POSITION
         refused = False
         try:
-            position = self.rules.position(state, event)
-            found: Sequence[Problem] = self.rules.apply(state, event)
+            position, found = self.rules.apply_at(state, event)
         except Exception as exc:
             refused = True
+            position = self._position(state, event)
             found = self._refusal(state, event, exc)
         return position, self._record(found, event) if found else (), refused
+
+    def _position(self, state: S, event: Event) -> Position:
+        """The position of an event the rules refused (the state as before it): none if asking fails too."""
+        try:
+            return self.rules.position(state, event)
+        except Exception:
+            return NO_POSITION
 
     def _refusal(self, state: S, event: Event, exc: Exception) -> list[Problem]:
         """The problems of an event whose rules raised ``exc``: a refusal (``RuleViolation``) and what

@@ -121,3 +121,22 @@ def test_an_archive_from_before_packs_were_kept_verifies_and_keeps_them_on_reque
     out = CliRunner().invoke(cli, ["rules", "store", "-a", str(archive.root)])
     assert out.exit_code == 0 and "1 pack(s) stored" in out.output
     assert verify(archive).notes == [] and verify(archive).packs == 1
+
+
+def test_every_pack_part_is_frozen():
+    """Pack parts are immutable, and the 7 Wonders Dice kernel relies on it: it keeps an attribute it
+    has read of a pack part by (object, name) (_ckernel.c, get_attr). A part made mutable, in any game,
+    fails here."""
+    from replay.packs import PackPart
+    from replay.registry import registry
+
+    for game in registry.games():
+        game.pack()  # every game's pack models imported and built
+    parts, todo = [], [PackPart]
+    while todo:
+        part = todo.pop()
+        parts.append(part)
+        todo.extend(part.__subclasses__())
+    assert len(parts) > 20, parts  # the games' models were found
+    mutable = [p.__qualname__ for p in parts if not p.model_config.get("frozen")]
+    assert mutable == []

@@ -248,6 +248,39 @@ def test_the_compiled_kernel_takes_the_usual_events() -> None:
                      "die_free", "income", "unlock", "cross", "extra_action"}
 
 
+def test_the_compiled_step_takes_the_usual_events() -> None:
+    """``step`` (``Rules.apply_at``'s fast path: the cached position, then the action, roll or turn's
+    end) on a copy of the table before each event: it takes every roll and most actions and turn
+    ends once the positions are cached, giving the position and table the Python code gives, the seq
+    recorded; it declines every other event type, and a position not cached yet, with nothing changed."""
+    step = compiled.BUILT_STEP
+    assert step is not None
+    taken = {"action_taken": 0, "dice_rolled": 0, "turn_ended": 0}
+    for events in _games(12, 17):
+        with compiled.use(False):
+            r = Replay(GAME, level="raise")
+            for e in events:
+                state = r.state
+                if state is None:
+                    r.push(e)
+                    continue
+                mine = state.copy()
+                before = GAME.rules.snapshot(mine)
+                cached = compiled.BUILT_POSITION is not None and compiled.BUILT_POSITION(e.type, e.payload) is not None
+                done = step(mine, e)
+                pure = r.push(e)
+                if done is None:
+                    assert GAME.rules.snapshot(mine) == before  # declined: nothing changed
+                    assert e.type != "dice_rolled" or not cached
+                    continue
+                assert e.type in taken and cached
+                taken[e.type] += 1
+                assert done[0] is pure.position and len(done) == 2 and list(done[1]) == list(pure.problems) == []
+                assert mine.seq == e.seq
+                assert GAME.rules.snapshot(mine) == GAME.rules.snapshot(state)
+    assert taken["dice_rolled"] > 100 and taken["turn_ended"] > 100 and taken["action_taken"] > 1000
+
+
 def test_replay_pure_forces_the_python_code() -> None:
     """REPLAY_PURE=1 in the environment: the compiled kernel is off, and the game folds to the same table."""
     events = _games(1, 14)[0]

@@ -40,6 +40,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h> /* T_OBJECT_EX, READONLY: the slots' member descriptors */
 
 /* ------------------------------------------------------------------ interned names */
 
@@ -55,6 +56,100 @@ static PyObject *v_actions, *v_two_phase, *v_pass, *v_build, *v_wonder, *v_when_
     *v_extra_action, *v_skip, *s_count, *s_buildings, *v_per_space, *v_unlock;
 
 static PyObject *apply_effect = NULL; /* engine.apply_effect, set by setup() */
+
+/* ------------------------------------------------------------------ attribute reads */
+
+/* The kernel makes some 40 attribute reads an action. A generic read (PyObject_GetAttr) looks the
+ * name up in the type's MRO, then in the object (a pydantic model's through its __getattr__ hook),
+ * about 100 instructions for a slot and 400 for a pack part. get_attr knows two cheaper cases, found
+ * once per (type, name) and trusted while the type's version tag is unchanged (CPython gives a type
+ * a new tag whenever the class is modified, and never reuses one):
+ *
+ *   AT_SLOT: the state's dataclasses are slotted (state.py), so the attribute is a pointer at a fixed
+ *            offset in the object, found through the type's member descriptor; for a type that keeps
+ *            the generic get and set (no __getattribute__, __getattr__ or __setattr__ of its own).
+ *   AT_PACK: a pack part (replay.packs.PackPart, a frozen pydantic model: tests/test_packs.py holds
+ *            every subclass to it) never changes once made, so its attribute read is kept by
+ *            (object, name) in `kept`, which holds a reference to the object (its address cannot be
+ *            reused while kept) and to the value; an entry is replaced when another pair hashes to it.
+ *
+ * Anything else (a named tuple, an empty slot, which must raise) goes through PyObject_GetAttr, and
+ * so does every first read: the value is always the one the generic read gives. */
+enum { AT_GENERIC, AT_SLOT, AT_PACK };
+#define TYPE_CACHE 1024 /* powers of two; the kernel reads about 80 (type, name) pairs */
+#define KEPT_CACHE 4096
+typedef struct {
+    PyTypeObject *type;
+    PyObject *name;
+    unsigned int version;
+    int at;
+    Py_ssize_t offset; /* AT_SLOT: where the slot is */
+    int writable;      /* AT_SLOT: set_attr may write it directly */
+} TypeAt;
+typedef struct {
+    PyObject *obj, *name, *value;
+} Kept;
+static TypeAt type_at[TYPE_CACHE];
+static Kept kept[KEPT_CACHE];
+static PyObject *pack_part = NULL; /* replay.packs.PackPart, set by setup() */
+
+static inline uint64_t pair_hash(const void *a, const void *b) {
+    return ((uint64_t)(uintptr_t)a * 0x9E3779B97F4A7C15u) ^ ((uint64_t)(uintptr_t)b * 0xC2B2AE3D27D4EB4Fu);
+}
+
+static TypeAt *type_of(PyObject *obj, PyObject *name) {
+    PyTypeObject *t = Py_TYPE(obj);
+    TypeAt *e = &type_at[(pair_hash(t, name) >> 32) & (TYPE_CACHE - 1)];
+    if (e->type == t && e->name == name && e->version == t->tp_version_tag && e->version != 0) return e;
+    PyObject *d = _PyType_Lookup(t, name); /* borrowed; gives the type its version tag */
+    e->type = t;
+    e->name = name;
+    e->version = t->tp_version_tag;
+    e->at = AT_GENERIC;
+    e->offset = 0;
+    e->writable = 0;
+    if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type) && t->tp_getattro == PyObject_GenericGetAttr) {
+        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (m->type == T_OBJECT_EX && m->offset > 0) {
+            e->at = AT_SLOT;
+            e->offset = m->offset;
+            e->writable = !(m->flags & READONLY) && t->tp_setattro == PyObject_GenericSetAttr;
+        }
+    } else if (pack_part != NULL && PyType_IsSubtype(t, (PyTypeObject *)pack_part)) {
+        e->at = AT_PACK;
+    }
+    return e;
+}
+
+/* PyObject_GetAttr(obj, name), through the cheaper cases above (a new reference; NULL with an error). */
+static PyObject *get_attr(PyObject *obj, PyObject *name) {
+    TypeAt *e = type_of(obj, name);
+    if (e->at == AT_SLOT) {
+        PyObject *v = *(PyObject **)((char *)obj + e->offset);
+        if (v != NULL) return Py_NewRef(v);
+    } else if (e->at == AT_PACK) {
+        Kept *k = &kept[(pair_hash(obj, name) >> 32) & (KEPT_CACHE - 1)];
+        if (k->obj == obj && k->name == name) return Py_NewRef(k->value);
+        PyObject *v = PyObject_GetAttr(obj, name);
+        if (v == NULL) return NULL;
+        PyObject *old_obj = k->obj, *old_value = k->value;
+        k->obj = Py_NewRef(obj);
+        k->name = name; /* interned, held by the module */
+        k->value = Py_NewRef(v);
+        Py_XDECREF(old_obj);
+        Py_XDECREF(old_value);
+        return v;
+    }
+    return PyObject_GetAttr(obj, name);
+}
+
+/* PyObject_SetAttr(obj, name, v), a slot written directly; 0, or -1 with an error set. */
+static int set_attr(PyObject *obj, PyObject *name, PyObject *v) {
+    TypeAt *e = type_of(obj, name);
+    if (!e->writable) return PyObject_SetAttr(obj, name, v);
+    Py_XSETREF(*(PyObject **)((char *)obj + e->offset), Py_NewRef(v));
+    return 0;
+}
 
 /* ------------------------------------------------------------------ references held for one call */
 
@@ -90,7 +185,7 @@ static void release(Refs *r) {
 }
 
 /* An attribute read, its reference held by the Refs R (a pointer in scope) until the call ends. */
-#define GA(obj, name) keep(R, PyObject_GetAttr((obj), (name)))
+#define GA(obj, name) keep(R, get_attr((obj), (name)))
 
 /* Whether two objects are equal exact str objects (identity first). */
 static int eq(PyObject *a, PyObject *b) {
@@ -123,7 +218,7 @@ static long gained(int capped, long cap, long coins, long gain) {
 static int set_long(PyObject *obj, PyObject *name, long value) {
     PyObject *v = PyLong_FromLong(value);
     if (v == NULL) return -1;
-    int rc = PyObject_SetAttr(obj, name, v);
+    int rc = set_attr(obj, name, v);
     Py_DECREF(v);
     return rc;
 }
@@ -231,12 +326,12 @@ static int colours_ok(PyObject *colours, PyObject *d) {
  * player at seat: _shields, as engine.defence reads it; -1 for an odd value (for the Python code). */
 static long shields_of(Ctx *c, Refs *r, long seat, PyObject *barracks) {
     PyObject *p = PyList_GET_ITEM(c->players, seat);
-    PyObject *board = keep(r, PyObject_GetAttr(p, s_board));
+    PyObject *board = keep(r, get_attr(p, s_board));
     if (board == NULL || !PyDict_CheckExact(board)) return -1;
     PyObject *b = PyDict_GetItemWithError(board, barracks);
     if (b == NULL) return PyErr_Occurred() ? -1 : 0;  /* no such Barracks on that board: no shields */
-    PyObject *shields = keep(r, PyObject_GetAttr(b, s_shield_spaces));
-    PyObject *crossed_all = keep(r, PyObject_GetAttr(p, s_crossed));
+    PyObject *shields = keep(r, get_attr(b, s_shield_spaces));
+    PyObject *crossed_all = keep(r, get_attr(p, s_crossed));
     if (shields == NULL || !PyFrozenSet_CheckExact(shields) || crossed_all == NULL || !PyDict_CheckExact(crossed_all))
         return -1;
     long count = 0;
@@ -256,7 +351,7 @@ static long shields_of(Ctx *c, Refs *r, long seat, PyObject *barracks) {
         if (PyErr_Occurred()) return -1;
     }
     if (c->simultaneous) {  /* shields_before_turn: less those crossed this turn */
-        PyObject *this_turn = keep(r, PyObject_GetAttr(p, s_this_turn));
+        PyObject *this_turn = keep(r, get_attr(p, s_this_turn));
         if (this_turn == NULL || !PyList_CheckExact(this_turn)) return -1;
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(this_turn); i++) {
             PyObject *pair = PyList_GET_ITEM(this_turn, i);
@@ -283,7 +378,7 @@ static int effect_in_c(Ctx *c, PyObject *e, PyObject *t, PyObject *cat, PyObject
     long amount, now;
     *vp = 0;
 #define OK(cond) do { if (!(cond)) goto odd; } while (0)
-#define GE(obj, name) keep(&r, PyObject_GetAttr((obj), (name)))
+#define GE(obj, name) keep(&r, get_attr((obj), (name)))
     if (eq(t, v_resource) || eq(t, v_shield)) {  /* read from the crossed spaces: nothing to do */
         rc = 1;
     } else if (eq(t, v_attack)) {
@@ -407,8 +502,8 @@ static PyObject *v_purple, *s_compare, *s_compare_groups;
 /* Crossed spaces of a group of buildings at a player (engine._count): PlayerState.count of each,
  * or count_before_turn (less those crossed this turn) when before_turn; -1 for an odd value. */
 static long group_count(Refs *r, PyObject *p, PyObject *group, int before_turn) {
-    PyObject *crossed_all = keep(r, PyObject_GetAttr(p, s_crossed));
-    PyObject *this_turn = before_turn ? keep(r, PyObject_GetAttr(p, s_this_turn)) : NULL;
+    PyObject *crossed_all = keep(r, get_attr(p, s_crossed));
+    PyObject *this_turn = before_turn ? keep(r, get_attr(p, s_this_turn)) : NULL;
     if (crossed_all == NULL || !PyDict_CheckExact(crossed_all)) return -1;
     if (before_turn && (this_turn == NULL || !PyList_CheckExact(this_turn))) return -1;
     long count = 0;
@@ -435,14 +530,14 @@ static long group_count(Refs *r, PyObject *p, PyObject *group, int before_turn) 
 static int guild_holds(Refs *r, PyObject *rules, PyObject *players, PyObject *colour,
                        PyObject *face, long seat, int simultaneous) {
     if (!eq(colour, v_purple)) return 0;
-    PyObject *faces = keep(r, PyObject_GetAttr(rules, s_faces));
-    PyObject *groups = keep(r, PyObject_GetAttr(rules, s_compare_groups));
+    PyObject *faces = keep(r, get_attr(rules, s_faces));
+    PyObject *groups = keep(r, get_attr(rules, s_compare_groups));
     if (faces == NULL || !PyDict_CheckExact(faces) || groups == NULL || !PyDict_CheckExact(groups)) return 0;
     PyObject *by_face = PyDict_GetItemWithError(faces, colour);
     if (by_face == NULL || !PyDict_CheckExact(by_face)) return 0;
     PyObject *f = PyDict_GetItemWithError(by_face, face);
     if (f == NULL) return 0;
-    PyObject *compare = keep(r, PyObject_GetAttr(f, s_compare));
+    PyObject *compare = keep(r, get_attr(f, s_compare));
     if (compare == NULL || !PyUnicode_CheckExact(compare)) return 0;  /* None: the resolver's assertion */
     PyObject *group = PyDict_GetItemWithError(groups, compare);
     if (group == NULL || !PyTuple_CheckExact(group)) return 0;
@@ -505,12 +600,12 @@ static int cross_open(Refs *r, PyObject *board, PyObject *plans, PyObject *cross
             if (PyErr_Occurred()) return -1;
             continue;  /* not on this board: no space to list */
         }
-        PyObject *lanes = keep(r, PyObject_GetAttr(b, s_lanes));
+        PyObject *lanes = keep(r, get_attr(b, s_lanes));
         if (lanes == NULL || !PyTuple_CheckExact(lanes)) return -1;
         for (Py_ssize_t l = 0; l < PyTuple_GET_SIZE(lanes); l++) {
             PyObject *lane = PyTuple_GET_ITEM(lanes, l);
-            PyObject *symbol = keep(r, PyObject_GetAttr(lane, s_symbol)), *spaces = keep(r, PyObject_GetAttr(lane, s_spaces));
-            PyObject *ordered = keep(r, PyObject_GetAttr(lane, s_ordered));
+            PyObject *symbol = keep(r, get_attr(lane, s_symbol)), *spaces = keep(r, get_attr(lane, s_spaces));
+            PyObject *ordered = keep(r, get_attr(lane, s_ordered));
             if (symbol == NULL || spaces == NULL || !PyTuple_CheckExact(spaces) || (ordered != Py_True && ordered != Py_False))
                 return -1;
             for (Py_ssize_t s = 0; s < PyTuple_GET_SIZE(spaces); s++) {
@@ -560,13 +655,13 @@ static int produces(PyObject *producers, PyObject *building, PyObject *space) {
 static int simulated_effects(Refs *r, PyObject *effects, PyObject *vp_d, PyObject *category, int *dirty, int *costly) {
     for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects); j++) {
         PyObject *e = PyTuple_GET_ITEM(effects, j);
-        PyObject *t = keep(r, PyObject_GetAttr(e, s_type));
+        PyObject *t = keep(r, get_attr(e, s_type));
         if (t == NULL || !PyUnicode_CheckExact(t)) return 0;
         if (eq(t, s_coins) || eq(t, v_per_space) || eq(t, v_unlock)) *dirty = 1;
         if (eq(t, v_die_discount) || eq(t, v_die_free) || eq(t, v_income)) *costly = 1;
         if (eq(t, v_vp)) {
             long held, v;
-            if (!as_long(keep(r, PyObject_GetAttr(e, s_vp)), &v) || !SMALL(v)) return 0;
+            if (!as_long(keep(r, get_attr(e, s_vp)), &v) || !SMALL(v)) return 0;
             PyObject *cur = PyDict_GetItemWithError(vp_d, category);
             if (cur == NULL && PyErr_Occurred()) return 0;
             if (cur != NULL && (!as_long(cur, &held) || !SMALL(held))) return 0;
@@ -1260,7 +1355,7 @@ static int turn_done(Act *a) {
         }
     }
     if (set_long(a->state, s_next_seat, nxt) < 0) return -1;
-    if ((long)PySet_GET_SIZE(acted_set) == a->n && PyObject_SetAttr(a->state, s_phase, v_swaps) < 0) return -1;
+    if ((long)PySet_GET_SIZE(acted_set) == a->n && set_attr(a->state, s_phase, v_swaps) < 0) return -1;
     return 0;
 }
 
@@ -1370,9 +1465,9 @@ static PyObject *trusted_action(PyObject *self, PyObject *const *args, Py_ssize_
     act_empty(a, state, 1);
     a->seat_o = args[1];
     Refs *refs = &a->refs;
-    a->options = keep(refs, PyObject_GetAttr(state, s_options));
-    a->resolution = a->options ? keep(refs, PyObject_GetAttr(a->options, s_resolution)) : NULL;
-    a->players = keep(refs, PyObject_GetAttr(state, s_players));
+    a->options = keep(refs, get_attr(state, s_options));
+    a->resolution = a->options ? keep(refs, get_attr(a->options, s_resolution)) : NULL;
+    a->players = keep(refs, get_attr(state, s_players));
     if (!a->resolution || !PyUnicode_CheckExact(a->resolution) || !a->players || !PyList_CheckExact(a->players)
         || !as_long(a->seat_o, &a->seat))
         return declined(refs);
@@ -1456,9 +1551,9 @@ static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         PyObject *acted = keep(&refs, PySet_New(NULL)), *completers = keep(&refs, PyList_New(0));
         PyObject *zero = keep(&refs, PyLong_FromLong(0));
         if (acted == NULL || completers == NULL || zero == NULL) goto error;
-        if (PyObject_SetAttr(state, s_roll, rolled) < 0 || PyObject_SetAttr(state, s_turn, turn_o) < 0
-            || PyObject_SetAttr(state, s_phase, v_actions) < 0 || PyObject_SetAttr(state, s_next_seat, zero) < 0
-            || PyObject_SetAttr(state, s_acted, acted) < 0 || PyObject_SetAttr(state, s_agora_completers, completers) < 0)
+        if (set_attr(state, s_roll, rolled) < 0 || set_attr(state, s_turn, turn_o) < 0
+            || set_attr(state, s_phase, v_actions) < 0 || set_attr(state, s_next_seat, zero) < 0
+            || set_attr(state, s_acted, acted) < 0 || set_attr(state, s_agora_completers, completers) < 0)
             goto error;
         PyDict_Clear(follow_ups);
         PyDict_Clear(pending);
@@ -1504,11 +1599,120 @@ odd:
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------------ turn end */
+
+static PyObject *s_seq, *s_dice_rolled, *s_turn_ended, *s_agora_first_done, *s_final_turn, *s_bonuses_to_end, *v_over;
+
+/* projector._turn_end for a turn that ends as it should: in the swaps phase, the turn's own end,
+ * no swap waiting, and no Agora to settle (settled already, or nobody completed it: the Python code
+ * settles it, once a game); the final turn set when a player has the bonuses that end the game, then
+ * the phase. True, or None (declined, nothing changed). */
+static PyObject *turn_end(PyObject *state, PyObject *p) {
+    Refs refs;
+    refs_empty(&refs);
+#define R (&refs)
+    long turn, state_turn, final_turn = 0, to_end;
+    PyObject *phase = GA(state, s_phase);
+    NEED(phase && eq(phase, v_swaps) && PyDict_CheckExact(p));
+    NEED(as_long(PyDict_GetItemWithError(p, s_turn), &turn) && as_long(GA(state, s_turn), &state_turn));
+    NEED(turn == state_turn && SMALL(state_turn));
+    PyObject *swaps = GA(state, s_pending_swaps);
+    NEED(swaps && PyList_CheckExact(swaps) && PyList_GET_SIZE(swaps) == 0);
+    PyObject *completers = GA(state, s_agora_completers), *first_done = GA(state, s_agora_first_done);
+    NEED(completers && PyList_CheckExact(completers) && first_done && PyBool_Check(first_done));
+    NEED(first_done == Py_True || PyList_GET_SIZE(completers) == 0);
+    PyObject *final = GA(state, s_final_turn);
+    NEED(final && (final == Py_None || as_long(final, &final_turn)));
+    int has_final = final != Py_None, new_final = 0;
+    if (!has_final) { /* any(sum(pl.bonuses) >= start.bonuses_to_end for pl in players) */
+        PyObject *rules = GA(state, s_rules), *start = rules ? GA(rules, s_start) : NULL;
+        NEED(start && as_long(GA(start, s_bonuses_to_end), &to_end));
+        PyObject *players = GA(state, s_players);
+        NEED(players && PyList_CheckExact(players));
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(players) && !new_final; j++) {
+            PyObject *bonuses = GA(PyList_GET_ITEM(players, j), s_bonuses);
+            NEED(bonuses && PyList_CheckExact(bonuses));
+            long held = 0;
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bonuses); k++) {
+                PyObject *b = PyList_GET_ITEM(bonuses, k);
+                NEED(PyBool_Check(b));
+                held += b == Py_True;
+            }
+            new_final = held >= to_end;
+        }
+    }
+    /* ---- from here on the table changes */
+    if (new_final) {
+        final_turn = state_turn + 1;
+        has_final = 1;
+        if (set_long(state, s_final_turn, final_turn) < 0) goto error;
+    }
+    if (set_attr(state, s_phase, has_final && final_turn == state_turn ? v_over : v_roll) < 0) goto error;
+    release(&refs);
+    Py_RETURN_TRUE;
+
+decline:
+    return declined(&refs);
+
+error:
+    return failed(&refs);
+#undef R
+}
+
+/* ------------------------------------------------------------------ step: position and apply */
+
+/* step(state, event): rules.position, then the compiled cases of projector.apply, in one call
+ * (rules.apply_at: a fold's calls around the rules cost about as much as the kernel's own work),
+ * and projector._turn_end's usual case (turn_end).
+ * (position, []) when the event was applied with its claims all right; (position, paid, vp) when
+ * the action was applied and its claims are for the Python code to check (it then records the seq);
+ * None, nothing changed, for anything else (a position not cached yet, another event type, an action
+ * or roll the kernel declines): the Python code then does both, as it always did. The event is an
+ * Event named tuple (setup checks its fields): (game_id, seq, kind, type, version, payload). */
+static PyObject *step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!two_args(nargs, "step(state, event)")) return NULL;
+    PyObject *state = args[0], *event = args[1];
+    if (!PyTuple_Check(event) || PyTuple_GET_SIZE(event) != 6) Py_RETURN_NONE;
+    PyObject *seq = PyTuple_GET_ITEM(event, 1), *type = PyTuple_GET_ITEM(event, 3);
+    PyObject *at[2] = {type, PyTuple_GET_ITEM(event, 5)};
+    int is_action = eq(type, s_action_taken), is_roll = !is_action && eq(type, s_dice_rolled);
+    if (!is_action && !is_roll && !eq(type, s_turn_ended)) Py_RETURN_NONE;
+    PyObject *where = position(self, at, 2);
+    if (where == NULL || where == Py_None) return where;
+    PyObject *on[2] = {state, at[1]};
+    PyObject *done = is_action ? action(self, on, 2) : is_roll ? roll(self, on, 2) : turn_end(state, at[1]), *out = NULL;
+    if (done == NULL || done == Py_None) {
+        Py_DECREF(where);
+        return done;
+    }
+    if (PyTuple_CheckExact(done)) { /* (paid, vp): the claims for the Python code */
+        out = PyTuple_Pack(3, where, PyTuple_GET_ITEM(done, 0), PyTuple_GET_ITEM(done, 1));
+    } else if (set_attr(state, s_seq, seq) == 0) {
+        PyObject *found = PyList_CheckExact(done) ? Py_NewRef(done) : PyList_New(0); /* a roll or turn end: no problem */
+        if (found != NULL) {
+            out = PyTuple_Pack(2, where, found);
+            Py_DECREF(found);
+        }
+    }
+    Py_DECREF(where);
+    Py_DECREF(done);
+    return out;
+}
+
 /* ------------------------------------------------------------------ setup */
 
 static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3 || !PyCallable_Check(args[1]) || !PyDict_CheckExact(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "setup(SpacePlan._fields, apply_effect, positions)");
+    if (nargs != 5 || !PyCallable_Check(args[1]) || !PyDict_CheckExact(args[2]) || !PyType_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "setup(SpacePlan._fields, apply_effect, positions, PackPart, Event._fields)");
+        return NULL;
+    }
+    PyObject *envelope = Py_BuildValue("(ssssss)", "game_id", "seq", "kind", "type", "version", "payload");
+    if (envelope == NULL) return NULL;
+    int same_event = PyObject_RichCompareBool(args[4], envelope, Py_EQ);
+    Py_DECREF(envelope);
+    if (same_event < 0) return NULL;
+    if (!same_event) {
+        PyErr_SetString(PyExc_ImportError, "Event's fields are not the ones the compiled kernel reads");
         return NULL;
     }
     PyObject *expected = Py_BuildValue("(sssssssss)", "before", "cost", "effects", "category", "locked", "guild", "asks",
@@ -1523,11 +1727,14 @@ static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     Py_XSETREF(apply_effect, Py_NewRef(args[1]));
     Py_XSETREF(positions, Py_NewRef(args[2]));
+    Py_XSETREF(pack_part, Py_NewRef(args[3]));
     Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
-    {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL, "setup(SpacePlan._fields, apply_effect, positions)"},
+    {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL, "setup(SpacePlan._fields, apply_effect, positions, PackPart, Event._fields)"},
+    {"step", (PyCFunction)(void (*)(void))step, METH_FASTCALL,
+     "step(state, event): (position, []) or (position, paid, vp), the event applied; or None, nothing changed"},
     {"position", (PyCFunction)(void (*)(void))position, METH_FASTCALL,
      "position(event_type, payload): the cached Position of (turn, seat), or None"},
     {"action", (PyCFunction)(void (*)(void))action, METH_FASTCALL,
@@ -1557,6 +1764,9 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(s_this_turn, "this_turn"); INTERN(s_agora_completers, "agora_completers"); INTERN(s_acted, "acted");
     INTERN(s_vp, "vp"); INTERN(s_type, "type"); INTERN(s_pass_coins, "pass_coins"); INTERN(s_faces, "faces");
     INTERN(s_follow_ups, "follow_ups"); INTERN(s_action_taken, "action_taken");
+    INTERN(s_seq, "seq"); INTERN(s_dice_rolled, "dice_rolled"); INTERN(s_turn_ended, "turn_ended");
+    INTERN(s_agora_first_done, "agora_first_done"); INTERN(s_final_turn, "final_turn");
+    INTERN(s_bonuses_to_end, "bonuses_to_end"); INTERN(v_over, "over");
     INTERN(k_player, "player"); INTERN(k_steps, "steps"); INTERN(k_kind, "kind"); INTERN(k_building, "building");
     INTERN(k_lane, "lane"); INTERN(k_space, "space"); INTERN(k_die, "die"); INTERN(k_claims, "claims");
     INTERN(k_paid, "paid"); INTERN(k_dice, "dice"); INTERN(k_id, "id"); INTERN(k_colour, "colour");

@@ -27,31 +27,39 @@ from typing import Any
 
 from replay.compiled_ext import PURE, load
 from replay.contract import Position
+from replay.events import Event
+from replay.packs import PackPart
 
 from .engine import SpacePlan, apply_effect
 
 Kernel = Callable[[Any, dict[str, Any]], Any]
 Trusted = Callable[[Any, int, dict[str, Any]], "tuple[int, int] | None"]
+Step = Callable[[Any, Event], "tuple[Any, ...] | None"]
 
 
 POSITIONS: dict[tuple[int, int | None], Position] = {}
 """One Position per (turn, seat) (rules.position fills it; the compiled ``position`` reads it)."""
 
 
-def _load() -> tuple[Kernel | None, Kernel | None, Callable[[str, dict[str, Any]], Position | None] | None, Trusted | None, str]:
-    """(action, roll, position, trusted_action, why not) from the extension, or (None, None, None, None, the reason)."""
+def _load() -> tuple[Any, str]:
+    """The extension, set up (None where it is not built or was built from other sources), and why not."""
     kernel, why = load(__package__, "_ckernel", "the compiled kernel")
     if kernel is None:
-        return None, None, None, None, why
+        return None, why
     try:
-        kernel.setup(SpacePlan._fields, apply_effect, POSITIONS)
-    except ImportError as stale:  # built from other sources than these
-        return None, None, None, None, str(stale)
-    return kernel.action, kernel.roll, kernel.position, kernel.trusted_action, ""
+        kernel.setup(SpacePlan._fields, apply_effect, POSITIONS, PackPart, Event._fields)
+    except (ImportError, TypeError) as stale:  # built from other sources than these (another setup signature)
+        return None, str(stale)
+    return kernel, ""
 
 
-BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, BUILT_TRUSTED, NOT_BUILT = _load()
-"""The extension's functions (None where it is not built), and why not ("" when it is)."""
+_KERNEL, NOT_BUILT = _load()
+"""The extension (None where it is not built), and why not ("" when it is)."""
+BUILT_ACTION: Kernel | None = _KERNEL.action if _KERNEL else None
+BUILT_ROLL: Kernel | None = _KERNEL.roll if _KERNEL else None
+BUILT_POSITION: Callable[[str, dict[str, Any]], Position | None] | None = _KERNEL.position if _KERNEL else None
+BUILT_TRUSTED: Trusted | None = _KERNEL.trusted_action if _KERNEL else None
+BUILT_STEP: Step | None = _KERNEL.step if _KERNEL else None
 
 ACTION: Kernel | None = None if PURE else BUILT_ACTION
 """``action(state, payload)``: None (declined, nothing changed), a list (the action applied, its
@@ -65,6 +73,10 @@ TRUSTED: Trusted | None = None if PURE else BUILT_TRUSTED
 known to be legal (the simulation's bots'): (paid, VP), or None (declined, nothing changed: a question,
 a bonus slot to choose, an odd value) for the resolver (``engine.resolve_chosen``) to do: ``direct_action``
 would decline the same step."""
+STEP: Step | None = None if PURE else BUILT_STEP
+"""``step(state, event)``: ``position`` then ``action`` or ``roll`` in one call, for ``Rules.apply_at``:
+(position, []) (applied, the claims all right), (position, paid, VP) (applied, the claims for the
+Python code to check) or None (not cached, another event type, or declined: nothing changed)."""
 
 
 def active() -> bool:
@@ -75,10 +87,11 @@ def active() -> bool:
 @contextmanager
 def use(compiled: bool) -> Iterator[bool]:
     """The compiled kernel on (where built) or off for a while; yields whether it is on."""
-    global ACTION, ROLL, POSITION, TRUSTED
-    saved = ACTION, ROLL, POSITION, TRUSTED
-    ACTION, ROLL, POSITION, TRUSTED = (BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, BUILT_TRUSTED) if compiled else (None,) * 4
+    global ACTION, ROLL, POSITION, TRUSTED, STEP
+    saved = ACTION, ROLL, POSITION, TRUSTED, STEP
+    built = BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, BUILT_TRUSTED, BUILT_STEP
+    ACTION, ROLL, POSITION, TRUSTED, STEP = built if compiled else (None,) * 5
     try:
         yield ACTION is not None
     finally:
-        ACTION, ROLL, POSITION, TRUSTED = saved
+        ACTION, ROLL, POSITION, TRUSTED, STEP = saved

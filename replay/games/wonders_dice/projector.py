@@ -62,12 +62,10 @@ def apply(state: GameState, event: Event) -> list[Problem]:
         if fast is not None:  # the compiled kernel: the usual one-step action, or None with nothing changed
             done = fast(state, p)
             if done is not None:
-                found: list[Problem] = done  # the claims all right: no problem
                 if type(done) is not list:  # the claims for the Python code to check (as _direct_action does)
-                    seat = p["player"]
-                    found = _check_claims(state, seat, p["claims"], done[0], done[1], fail_for(state, event, seat))
+                    return checked_claims(state, event, done[0], done[1])
                 state.seq = event.seq
-                return found
+                return done  # the claims all right: no problem
     elif t == "dice_rolled":
         fast = compiled.ROLL
         if fast is not None and fast(state, p) is not None:  # a roll in the Forum's order, checked and applied
@@ -91,6 +89,15 @@ def apply(state: GameState, event: Event) -> list[Problem]:
         raise fail("turn.order", "a 7 Wonders Dice event", t)
     state.seq = event.seq
     return problems
+
+
+def checked_claims(state: GameState, event: Event, paid: int, vp: int) -> list[Problem]:
+    """What an action the compiled kernel applied claims wrongly, against the coins paid and VP it
+    found (the kernel leaves those claims to this code); the event's seq then recorded."""
+    seat = event.payload["player"]
+    found = _check_claims(state, seat, event.payload["claims"], paid, vp, fail_for(state, event, seat))
+    state.seq = event.seq
+    return found
 
 
 def apply_trusted(state: GameState, event: Event) -> None:

@@ -15,7 +15,7 @@ from replay.problems import Problem
 from . import compiled
 from .engine import StepKey, fail_for
 from .legal import legal_actions
-from .projector import _action, _done, apply, apply_trusted, finish_actions, start_state
+from .projector import _action, _done, apply, apply_trusted, checked_claims, finish_actions, start_state
 from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState, PlayerState
@@ -80,6 +80,16 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
 
     def is_over(self, state: GameState) -> bool:
         return state.phase in ("over", "ended")
+
+    def apply_at(self, state: GameState, event: Event) -> tuple[Position, Sequence[Problem]]:
+        fast = compiled.STEP
+        if fast is not None:  # the compiled kernel: the cached position and the usual action or roll, in one call
+            done = fast(state, event)
+            if done is not None:
+                if len(done) == 2:
+                    return done
+                return done[0], checked_claims(state, event, done[1], done[2])
+        return self.position(state, event), apply(state, event)
 
     def position(self, state: GameState, event: Event) -> Position:
         fast = compiled.POSITION

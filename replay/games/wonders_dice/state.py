@@ -12,7 +12,7 @@ from replay.canonical import canonical_json
 from .rules_data import Building, Options, Ruleset
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerState:
     seat: int
     name: str
@@ -90,7 +90,7 @@ class PlayerState:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class GameState:
     rules: Ruleset
     options: Options
