@@ -1576,6 +1576,13 @@ error:
 static PyObject *positions = NULL; /* rules._POSITIONS, set by setup() */
 static PyObject *s_action_taken;
 
+/* The positions found in rules._POSITIONS, by turn and seat + 1 (0: no seat), kept here too: looking
+ * a (turn, seat) pair up there makes a tuple and hashes it, ~500 instructions an event. A Position is
+ * immutable, and rules.position makes one per pair and never drops it. */
+#define KNOWN_TURNS 128
+#define KNOWN_SEATS 16
+static PyObject *known[KNOWN_TURNS][KNOWN_SEATS];
+
 /* position(event_type, payload): the cached Position of (turn, seat), or None for the Python code
  * (rules.position) to make (an odd value, a pair not cached yet). */
 static PyObject *position(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1589,11 +1596,18 @@ static PyObject *position(PyObject *self, PyObject *const *args, Py_ssize_t narg
         seat = PyDict_GetItemWithError(p, k_player);
         if (seat == NULL || !PyLong_CheckExact(seat)) goto odd;
     }
+    long t, k = -1; /* no seat */
+    int small = as_long(turn, &t) && 0 <= t && t < KNOWN_TURNS
+                && (seat == Py_None || (as_long(seat, &k) && 0 <= k && k < KNOWN_SEATS - 1));
+    if (small && known[t][k + 1] != NULL) return Py_NewRef(known[t][k + 1]);
     PyObject *key = PyTuple_Pack(2, turn, seat);
     if (key == NULL) return NULL;
     PyObject *found = PyDict_GetItemWithError(positions, key);
     Py_DECREF(key);
-    if (found != NULL) return Py_NewRef(found);
+    if (found != NULL) {
+        if (small) known[t][k + 1] = Py_NewRef(found);
+        return Py_NewRef(found);
+    }
 odd:
     if (PyErr_Occurred()) PyErr_Clear();
     Py_RETURN_NONE;
