@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 from importlib import resources
@@ -45,9 +46,11 @@ class PackPart(BaseModel):
     @classmethod
     def _sane_numbers(cls, value: Any) -> Any:
         """No number a board could print is beyond a billion; a larger one is a typo or an attack
-        (it would overflow a typed column once a game uses it)."""
+        (it would overflow a typed column once a game uses it). Strings are interned: a pack's ids
+        are the keys of every table a fold looks up, and the archive's decoder interns the same
+        short strings, so most lookups find the very object and compare no characters."""
         _bounded(value)
-        return value
+        return _interned(value)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         clone = super().model_copy(update=update, deep=deep)
@@ -96,6 +99,21 @@ PACK_NUMBERS = 10**9
 def pack_json(pack: RulesPack) -> str:
     """A pack as the JSON file the archive keeps (and a dispute bundle carries): readable, sorted keys."""
     return json.dumps(pack.model_dump(mode="json"), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _interned(value: Any) -> Any:
+    """``value`` with its strings interned, in the containers a pack's fields hold (the same values)."""
+    if isinstance(value, str):
+        return sys.intern(value)
+    if isinstance(value, tuple):
+        return tuple(_interned(v) for v in value)
+    if isinstance(value, list):
+        return [_interned(v) for v in value]
+    if isinstance(value, frozenset):
+        return frozenset(_interned(v) for v in value)
+    if isinstance(value, dict):
+        return {_interned(k): _interned(v) for k, v in value.items()}
+    return value
 
 
 def _bounded(value: Any) -> None:
