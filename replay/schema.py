@@ -328,31 +328,24 @@ def _decode(table: pa.Table, game: AnyGame, upcast: bool) -> list[Event]:
             columns[name] = [None] * len(type_names)
         else:
             columns[name] = column.to_pylist()
-    payloads = [columns[t][i] for i, t in enumerate(type_names)]
     for name in with_maps:
         # maps_as_pydicts is ten times slower than plain conversion: pay it only where needed.
         rows = [i for i, t in enumerate(type_names) if t == name]
+        column = columns[name]
         for i, value in zip(rows, table.column(name).take(rows).to_pylist(maps_as_pydicts="strict")):
-            payloads[i] = value
+            column[i] = value
+    payloads: list[Any] | dict[str, list[Any]] = columns  # each row's payload is in its type's column
     current = game.current_versions
     stale = set(zip(type_names, versions)) - set(current.items())
     if stale and upcast:
+        payloads = [columns[t][i] for i, t in enumerate(type_names)]
         for i, (t, v) in enumerate(zip(type_names, versions)):
             if v != current[t]:
                 payloads[i] = game.upcast(t, v, payloads[i])
                 versions[i] = current[t]
-    make = tuple.__new__
-    return [
-        make(Event, row)
-        for row in zip(
-            _strings(table.column("game_id")),
-            table.column("seq").to_pylist(),
-            _strings(table.column("kind")),
-            type_names,
-            versions,
-            payloads,
-        )
-    ]
+    # the rows made in C where the decoder is (its containers off the collector's lists: replay/columns.py)
+    return compiled_columns.events(Event, _strings(table.column("game_id")), table.column("seq").to_pylist(),
+                                   _strings(table.column("kind")), type_names, versions, payloads)
 
 
 DICTIONARY_COLUMNS = ("game_id", "kind", "type")
