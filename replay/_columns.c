@@ -307,6 +307,67 @@ static PyObject *value(const Node *node, int64_t i) {
     return NULL;
 }
 
+/* A dictionary-encoded array (the archive reads its envelope strings so: game_id, kind, type) as its
+ * values: each distinct value made once, and each row the same object as every other row of that index,
+ * as a list comprehension over the dictionary would give. Only a dictionary of atomic values (not
+ * structs, lists or maps: pyarrow gives each row its own container) and only at the top (a dictionary
+ * inside a struct is declined as before). An index out of the dictionary (a damaged page) is declined
+ * too, so that the caller's own reading of the chunk reports it. NULL (none set): declined. */
+static PyObject *dictionary_values(const struct ArrowSchema *s, const struct ArrowArray *a) {
+    enum Kind index_kind;
+    Node dict;
+    PyObject *distinct = NULL, *out = NULL;
+    const uint8_t *valid;
+    const void *indices;
+    int64_t i, m;
+    if (a->dictionary == NULL || !primitive(s->format, &index_kind) || index_kind < K_I8 || index_kind > K_U64 ||
+        a->n_buffers != 2 || a->n_children != 0 || a->length < 0 || a->offset < 0 || a->buffers == NULL ||
+        (a->length > 0 && a->buffers[1] == NULL))
+        return NULL;
+    if (!build(&dict, s->dictionary, a->dictionary) || dict.kind >= K_STRUCT) goto done;
+    m = a->dictionary->length;
+    distinct = PyList_New((Py_ssize_t)m);
+    if (distinct == NULL) goto done;
+    for (i = 0; i < m; i++) {
+        PyObject *v = value(&dict, i);
+        if (v == NULL) goto done;
+        PyList_SET_ITEM(distinct, (Py_ssize_t)i, v);
+    }
+    valid = a->null_count != 0 ? (const uint8_t *)a->buffers[0] : NULL;
+    indices = a->buffers[1];
+    out = PyList_New((Py_ssize_t)a->length);
+    if (out == NULL) goto done;
+    for (i = 0; i < a->length; i++) {
+        int64_t j = a->offset + i, k;
+        PyObject *v;
+        if (valid != NULL && !((valid[j >> 3] >> (j & 7)) & 1)) {
+            v = Py_None;
+        } else {
+            switch (index_kind) {
+            case K_I8: k = ((const int8_t *)indices)[j]; break;
+            case K_U8: k = ((const uint8_t *)indices)[j]; break;
+            case K_I16: k = ((const int16_t *)indices)[j]; break;
+            case K_U16: k = ((const uint16_t *)indices)[j]; break;
+            case K_I32: k = ((const int32_t *)indices)[j]; break;
+            case K_U32: k = ((const uint32_t *)indices)[j]; break;
+            case K_I64: k = ((const int64_t *)indices)[j]; break;
+            default: k = ((const uint64_t *)indices)[j] > (uint64_t)INT64_MAX ? -1 : (int64_t)((const uint64_t *)indices)[j];
+            }
+            if (k < 0 || k >= m) { /* past the dictionary: declined */
+                Py_CLEAR(out);
+                goto done;
+            }
+            v = PyList_GET_ITEM(distinct, (Py_ssize_t)k);
+        }
+        Py_INCREF(v);
+        PyList_SET_ITEM(out, (Py_ssize_t)i, v);
+    }
+done:
+    Py_XDECREF(distinct);
+    free_node(&dict);
+    return out;
+}
+
 static PyObject *values(PyObject *self, PyObject *array) {
     PyObject *pair, *out = NULL;
     struct ArrowSchema *s;
@@ -314,6 +375,7 @@ static PyObject *values(PyObject *self, PyObject *array) {
     Node root;
     int64_t i;
     (void)self;
+    memset(&root, 0, sizeof(Node)); /* freed below whichever way the array is read */
     pair = PyObject_CallMethod(array, "__arrow_c_array__", NULL);
     if (pair == NULL) goto decline;
     if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
@@ -326,7 +388,9 @@ static PyObject *values(PyObject *self, PyObject *array) {
         Py_DECREF(pair);
         goto decline;
     }
-    if (build(&root, s, a)) {
+    if (s->dictionary != NULL) {
+        out = dictionary_values(s, a);
+    } else if (build(&root, s, a)) {
         out = PyList_New((Py_ssize_t)a->length);
         for (i = 0; out != NULL && i < a->length; i++) {
             PyObject *v = value(&root, i);

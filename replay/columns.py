@@ -77,6 +77,13 @@ def events(cls: type[T], game_ids: list[str], seqs: list[int], kinds: list[str],
     return [make(cls, row) for row in zip(game_ids, seqs, kinds, types, versions, gathered)]
 
 
+def values(array: pa.Array) -> list[Any] | None:
+    """One array's values by the compiled decoder (a dictionary-encoded one too, if its values are atomic: each
+    distinct value made once), or None: the decoder not in use, or it declines the array."""
+    fast = VALUES
+    return None if fast is None else fast(array)
+
+
 def _pyarrow(column: pa.ChunkedArray | pa.Array, maps_as_dicts: bool) -> list[Any]:
     values: list[Any] = column.to_pylist(maps_as_pydicts="strict") if maps_as_dicts else column.to_pylist()
     return values

@@ -336,8 +336,7 @@ def _decode(table: pa.Table, game: AnyGame, upcast: bool) -> list[Event]:
             column[i] = value
     payloads: list[Any] | dict[str, list[Any]] = columns  # each row's payload is in its type's column
     current = game.current_versions
-    stale = set(zip(type_names, versions)) - set(current.items())
-    if stale and upcast:
+    if upcast and _stale(table, current):
         payloads = [columns[t][i] for i, t in enumerate(type_names)]
         for i, (t, v) in enumerate(zip(type_names, versions)):
             if v != current[t]:
@@ -346,6 +345,15 @@ def _decode(table: pa.Table, game: AnyGame, upcast: bool) -> list[Event]:
     # the rows made in C where the decoder is (its containers off the collector's lists: replay/columns.py)
     return compiled_columns.events(Event, _strings(table.column("game_id")), table.column("seq").to_pylist(),
                                    _strings(table.column("kind")), type_names, versions, payloads)
+
+
+def _stale(table: pa.Table, current: dict[str, int]) -> bool:
+    """Whether some row's version is not its type's current one (its payload is then upcast): compared by
+    Arrow, without a Python object per row (every type of the table is one of ``current``'s: checked before)."""
+    names = list(current)
+    wanted = pc.take(pa.array([current[n] for n in names], pa.int32()),
+                     pc.index_in(table.column("type"), value_set=pa.array(names, pa.string())))
+    return not pc.all(pc.equal(wanted, table.column("version"))).as_py()
 
 
 DICTIONARY_COLUMNS = ("game_id", "kind", "type")
@@ -359,6 +367,10 @@ def _strings(column: pa.ChunkedArray) -> list[str]:
         return strings
     out: list[str] = []
     for chunk in column.chunks:
+        found = compiled_columns.values(chunk)  # the same strs; None where not in use or declined (an index too far)
+        if found is not None:
+            out.extend(found)
+            continue
         values = chunk.dictionary.to_pylist()
         try:
             out.extend([values[i] for i in chunk.indices.to_pylist()])
