@@ -373,6 +373,8 @@ def _strings(column: pa.ChunkedArray) -> list[str]:
             continue
         values = chunk.dictionary.to_pylist()
         try:
+            if (pc.min(chunk.indices).as_py() or 0) < 0:  # Python would count it from the end: a wrong value, no error
+                raise IndexError
             out.extend([values[i] for i in chunk.indices.to_pylist()])
         except IndexError:  # a damaged page header (no page checksum covers it) shortened the dictionary
             raise SchemaError("a dictionary-encoded column refers past its dictionary: a data file is damaged; "
