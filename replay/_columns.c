@@ -10,6 +10,10 @@
  * bytes that are not UTF-8, a buffer missing) is declined: ``values`` returns None with no error
  * raised and nothing kept, and the caller converts the array with pyarrow as before, which then
  * gives what it always gave (its values, or its error). replay/columns.py loads this module.
+ *
+ * ``events`` makes the decoded rows (the ``Event`` tuples) from the envelope's lists and the payload
+ * columns. Every container made here is untracked by the cyclic collector (``untracked`` below says
+ * why, and why it is safe): docs/performance.md, "Reading, tenth pass".
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

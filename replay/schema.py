@@ -304,6 +304,9 @@ def decode(table: pa.Table, game: AnyGame, upcast: bool = True) -> list[Event]:
     archive's checksums and the schema already vouch for the data). The cyclic
     garbage collector is paused meanwhile: these objects hold no cycles, and
     letting it run every few hundred allocations costs more than the decoding.
+    Where the compiled decoder is in use, the payload containers and the rows are
+    also made untracked (replay/columns.py says why that is safe), so that no
+    collection after the pause walks them: a replay keeps every event alive.
     """
     if table.num_rows == 0:
         return []
