@@ -10,6 +10,10 @@
  * bytes that are not UTF-8, a buffer missing) is declined: ``values`` returns None with no error
  * raised and nothing kept, and the caller converts the array with pyarrow as before, which then
  * gives what it always gave (its values, or its error). replay/columns.py loads this module.
+ *
+ * ``events`` makes the decoded rows (the ``Event`` tuples) from the envelope's lists and the payload
+ * columns. Every container made here is untracked by the cyclic collector (``untracked`` below says
+ * why, and why it is safe): docs/performance.md, "Reading, tenth pass".
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -144,6 +148,29 @@ static int build(Node *node, const struct ArrowSchema *s, const struct ArrowArra
 
 static PyObject *value(const Node *node, int64_t i);
 
+/* A payload container made here (a struct's dict, a list, a map's dict) is taken off the cyclic
+ * collector's lists as soon as it is filled (PyObject_GC_UnTrack, a documented C-API).
+ *
+ * Why: a replay keeps every decoded event alive, and each is ~10 objects; a tracked container is
+ * walked by every young collection after it is made and by every older one after that, and those
+ * walks were a fifth of reading (docs/performance.md, "Reading, tenth pass"). CPython would
+ * untrack a dict of atomic values by itself (a dict is made untracked and tracks itself when a
+ * container goes in) but never a list, nor a dict that holds one.
+ *
+ * Why it is safe: what this module returns is a tree of objects it has just made (dicts, lists,
+ * ints, floats, strs, bools, None; the strs shared between values are atomic), so no reference cycle
+ * can pass through it. The collector treats a reference from an untracked object as one from
+ * outside, so it never frees what such a container holds: the worst a later change could do is
+ * leak a cycle, never free a live object. A dict tracks itself again when a container is put in
+ * it later (CPython's MAINTAIN_TRACKING); a list does not, so a list that is appended a
+ * container that refers back to it would keep that cycle alive for the process's life. Nothing in
+ * replay/ mutates a decoded payload (upcasters make new dicts; tests/test_columns.py replays and
+ * derives every game kind's decoded events and checks they are unchanged). */
+static PyObject *untracked(PyObject *container) {
+    PyObject_GC_UnTrack(container);
+    return container;
+}
+
 /* Short ASCII strings repeat in a log (die ids, faces, kinds, building names): one str per distinct
  * value in a call, found by the bytes' hash, instead of a new str per value. Equal values either way. */
 #define CACHE_SLOTS 1024
@@ -192,7 +219,7 @@ static PyObject *list_of(const Node *child, int64_t start, int64_t stop) {
         }
         PyList_SET_ITEM(out, (Py_ssize_t)(k - start), v);
     }
-    return out;
+    return untracked(out);
 }
 
 static PyObject *map_of(const Node *entries, int64_t start, int64_t stop) {
@@ -219,7 +246,7 @@ static PyObject *map_of(const Node *entries, int64_t start, int64_t stop) {
         Py_DECREF(v);
     }
     if (PyDict_GET_SIZE(out) != stop - start) goto fail; /* a repeated key: pyarrow's strict conversion says so */
-    return out;
+    return untracked(out);
 fail:
     Py_DECREF(out);
     return NULL;
@@ -266,7 +293,7 @@ static PyObject *value(const Node *node, int64_t i) {
             }
             Py_DECREF(v);
         }
-        return out;
+        return untracked(out);
     }
     case K_LIST: {
         const int32_t *off = (const int32_t *)a->buffers[1];
@@ -284,6 +311,67 @@ static PyObject *value(const Node *node, int64_t i) {
     return NULL;
 }
 
+/* A dictionary-encoded array (the archive reads its envelope strings so: game_id, kind, type) as its
+ * values: each distinct value made once, and each row the same object as every other row of that index,
+ * as a list comprehension over the dictionary would give. Only a dictionary of atomic values (not
+ * structs, lists or maps: pyarrow gives each row its own container) and only at the top (a dictionary
+ * inside a struct is declined as before). An index out of the dictionary (a damaged page) is declined
+ * too, so that the caller's own reading of the chunk reports it. NULL (none set): declined. */
+static PyObject *dictionary_values(const struct ArrowSchema *s, const struct ArrowArray *a) {
+    enum Kind index_kind;
+    Node dict;
+    PyObject *distinct = NULL, *out = NULL;
+    const uint8_t *valid;
+    const void *indices;
+    int64_t i, m;
+    if (a->dictionary == NULL || !primitive(s->format, &index_kind) || index_kind < K_I8 || index_kind > K_U64 ||
+        a->n_buffers != 2 || a->n_children != 0 || a->length < 0 || a->offset < 0 || a->buffers == NULL ||
+        (a->length > 0 && a->buffers[1] == NULL))
+        return NULL;
+    if (!build(&dict, s->dictionary, a->dictionary) || dict.kind >= K_STRUCT) goto done;
+    m = a->dictionary->length;
+    distinct = PyList_New((Py_ssize_t)m);
+    if (distinct == NULL) goto done;
+    for (i = 0; i < m; i++) {
+        PyObject *v = value(&dict, i);
+        if (v == NULL) goto done;
+        PyList_SET_ITEM(distinct, (Py_ssize_t)i, v);
+    }
+    valid = a->null_count != 0 ? (const uint8_t *)a->buffers[0] : NULL;
+    indices = a->buffers[1];
+    out = PyList_New((Py_ssize_t)a->length);
+    if (out == NULL) goto done;
+    for (i = 0; i < a->length; i++) {
+        int64_t j = a->offset + i, k;
+        PyObject *v;
+        if (valid != NULL && !((valid[j >> 3] >> (j & 7)) & 1)) {
+            v = Py_None;
+        } else {
+            switch (index_kind) {
+            case K_I8: k = ((const int8_t *)indices)[j]; break;
+            case K_U8: k = ((const uint8_t *)indices)[j]; break;
+            case K_I16: k = ((const int16_t *)indices)[j]; break;
+            case K_U16: k = ((const uint16_t *)indices)[j]; break;
+            case K_I32: k = ((const int32_t *)indices)[j]; break;
+            case K_U32: k = ((const uint32_t *)indices)[j]; break;
+            case K_I64: k = ((const int64_t *)indices)[j]; break;
+            default: k = ((const uint64_t *)indices)[j] > (uint64_t)INT64_MAX ? -1 : (int64_t)((const uint64_t *)indices)[j];
+            }
+            if (k < 0 || k >= m) { /* past the dictionary: declined */
+                Py_CLEAR(out);
+                goto done;
+            }
+            v = PyList_GET_ITEM(distinct, (Py_ssize_t)k);
+        }
+        Py_INCREF(v);
+        PyList_SET_ITEM(out, (Py_ssize_t)i, v);
+    }
+done:
+    Py_XDECREF(distinct);
+    free_node(&dict);
+    return out;
+}
+
 static PyObject *values(PyObject *self, PyObject *array) {
     PyObject *pair, *out = NULL;
     struct ArrowSchema *s;
@@ -291,6 +379,7 @@ static PyObject *values(PyObject *self, PyObject *array) {
     Node root;
     int64_t i;
     (void)self;
+    memset(&root, 0, sizeof(Node)); /* freed below whichever way the array is read */
     pair = PyObject_CallMethod(array, "__arrow_c_array__", NULL);
     if (pair == NULL) goto decline;
     if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
@@ -303,7 +392,9 @@ static PyObject *values(PyObject *self, PyObject *array) {
         Py_DECREF(pair);
         goto decline;
     }
-    if (build(&root, s, a)) {
+    if (s->dictionary != NULL) {
+        out = dictionary_values(s, a);
+    } else if (build(&root, s, a)) {
         out = PyList_New((Py_ssize_t)a->length);
         for (i = 0; out != NULL && i < a->length; i++) {
             PyObject *v = value(&root, i);
@@ -323,10 +414,91 @@ decline:
     Py_RETURN_NONE;
 }
 
+/* events(cls, game_ids, seqs, kinds, types, versions, payloads) -> list: row i as ``cls`` (a tuple
+ * subclass without a __dict__: replay.events.Event) of the six columns' items i, the payload taken
+ * from ``payloads``, a list, or a dict of lists by type name (``payloads[types[i]][i]``: the decoded
+ * column of the row's own type, gathered here instead of in a list first).
+ *
+ * What ``tuple.__new__(cls, row)`` for each row makes, with one difference: a row whose six items
+ * are all untracked (strs, ints, a payload dict made by ``values``) is untracked too. CPython never
+ * untracks a tuple subclass, nor a tuple holding a dict, so every collection after a read walked every
+ * event still alive (a replay keeps them all). It is safe for the reason ``untracked`` gives: the
+ * row cannot change, and its payload dict, if it is later made to hold a container, tracks itself
+ * again; only a cycle made through a payload back to its event would then be kept alive for good. */
+static PyObject *events(PyObject *self, PyObject *args) {
+    PyTypeObject *cls;
+    PyObject *cols[6], *out, *last_type = NULL, *last_column = NULL;
+    Py_ssize_t n, i, k;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!OOOOOO:events", &PyType_Type, &cls, &cols[0], &cols[1], &cols[2], &cols[3],
+                          &cols[4], &cols[5]))
+        return NULL;
+    if (!PyType_IsSubtype(cls, &PyTuple_Type) || cls->tp_dictoffset != 0) {
+        PyErr_SetString(PyExc_TypeError, "events: cls must be a tuple subclass without a __dict__");
+        return NULL;
+    }
+    for (k = 0; k < 5; k++)
+        if (!PyList_Check(cols[k])) {
+            PyErr_SetString(PyExc_TypeError, "events: the envelope columns must be lists");
+            return NULL;
+        }
+    if (!PyList_Check(cols[5]) && !PyDict_Check(cols[5])) {
+        PyErr_SetString(PyExc_TypeError, "events: payloads must be a list or a dict of lists by type");
+        return NULL;
+    }
+    n = PyList_GET_SIZE(cols[0]);
+    for (k = 1; k < 6; k++)
+        if (PyList_Check(cols[k]) && PyList_GET_SIZE(cols[k]) != n) {
+            PyErr_SetString(PyExc_ValueError, "events: the columns differ in length");
+            return NULL;
+        }
+    out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (i = 0; i < n; i++) {
+        PyObject *row, *item, *payload;
+        int tracked = 0;
+        if (PyList_Check(cols[5])) {
+            payload = PyList_GET_ITEM(cols[5], i);
+        } else {
+            PyObject *type = PyList_GET_ITEM(cols[3], i);
+            if (type != last_type) { /* rows of one type come in runs; the dict is looked up once a run */
+                last_column = PyDict_GetItemWithError(cols[5], type);
+                if (last_column == NULL) {
+                    if (!PyErr_Occurred()) PyErr_Format(PyExc_KeyError, "events: no payload column of type %R", type);
+                    goto fail;
+                }
+                if (!PyList_Check(last_column) || PyList_GET_SIZE(last_column) != n) {
+                    PyErr_SetString(PyExc_ValueError, "events: a payload column is not a list of the rows' length");
+                    goto fail;
+                }
+                last_type = type;
+            }
+            payload = PyList_GET_ITEM(last_column, i);
+        }
+        row = cls->tp_alloc(cls, 6);
+        if (row == NULL) goto fail;
+        for (k = 0; k < 6; k++) {
+            item = k == 5 ? payload : PyList_GET_ITEM(cols[k], i);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(row, k, item);
+            tracked |= PyObject_GC_IsTracked(item);
+        }
+        if (!tracked) PyObject_GC_UnTrack(row);
+        PyList_SET_ITEM(out, i, row);
+    }
+    return out;
+fail:
+    Py_DECREF(out); /* the rows not yet made are NULL: a list's dealloc skips them */
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"values", values, METH_O,
      "values(array) -> list | None: the values of a pyarrow Array as to_pylist gives them (maps as dicts), "
      "or None where this module declines the array (convert it with pyarrow then)."},
+    {"events", events, METH_VARARGS,
+     "events(cls, game_ids, seqs, kinds, types, versions, payloads) -> list: tuple.__new__(cls, row) for each row "
+     "of the columns (payloads: a list, or a dict of lists by type), rows of untracked items untracked."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -304,6 +304,9 @@ def decode(table: pa.Table, game: AnyGame, upcast: bool = True) -> list[Event]:
     archive's checksums and the schema already vouch for the data). The cyclic
     garbage collector is paused meanwhile: these objects hold no cycles, and
     letting it run every few hundred allocations costs more than the decoding.
+    Where the compiled decoder is in use, the payload containers and the rows are
+    also made untracked (replay/columns.py says why that is safe), so that no
+    collection after the pause walks them: a replay keeps every event alive.
     """
     if table.num_rows == 0:
         return []
@@ -328,31 +331,32 @@ def _decode(table: pa.Table, game: AnyGame, upcast: bool) -> list[Event]:
             columns[name] = [None] * len(type_names)
         else:
             columns[name] = column.to_pylist()
-    payloads = [columns[t][i] for i, t in enumerate(type_names)]
     for name in with_maps:
         # maps_as_pydicts is ten times slower than plain conversion: pay it only where needed.
         rows = [i for i, t in enumerate(type_names) if t == name]
+        column = columns[name]
         for i, value in zip(rows, table.column(name).take(rows).to_pylist(maps_as_pydicts="strict")):
-            payloads[i] = value
+            column[i] = value
+    payloads: list[Any] | dict[str, list[Any]] = columns  # each row's payload is in its type's column
     current = game.current_versions
-    stale = set(zip(type_names, versions)) - set(current.items())
-    if stale and upcast:
+    if upcast and _stale(table, current):
+        payloads = [columns[t][i] for i, t in enumerate(type_names)]
         for i, (t, v) in enumerate(zip(type_names, versions)):
             if v != current[t]:
                 payloads[i] = game.upcast(t, v, payloads[i])
                 versions[i] = current[t]
-    make = tuple.__new__
-    return [
-        make(Event, row)
-        for row in zip(
-            _strings(table.column("game_id")),
-            table.column("seq").to_pylist(),
-            _strings(table.column("kind")),
-            type_names,
-            versions,
-            payloads,
-        )
-    ]
+    # the rows made in C where the decoder is (its containers off the collector's lists: replay/columns.py)
+    return compiled_columns.events(Event, _strings(table.column("game_id")), table.column("seq").to_pylist(),
+                                   _strings(table.column("kind")), type_names, versions, payloads)
+
+
+def _stale(table: pa.Table, current: dict[str, int]) -> bool:
+    """Whether some row's version is not its type's current one (its payload is then upcast): compared by
+    Arrow, without a Python object per row (every type of the table is one of ``current``'s: checked before)."""
+    names = list(current)
+    wanted = pc.take(pa.array([current[n] for n in names], pa.int32()),
+                     pc.index_in(table.column("type"), value_set=pa.array(names, pa.string())))
+    return not pc.all(pc.equal(wanted, table.column("version"))).as_py()
 
 
 DICTIONARY_COLUMNS = ("game_id", "kind", "type")
@@ -366,8 +370,14 @@ def _strings(column: pa.ChunkedArray) -> list[str]:
         return strings
     out: list[str] = []
     for chunk in column.chunks:
+        found = compiled_columns.values(chunk)  # the same strs; None where not in use or declined (an index too far)
+        if found is not None:
+            out.extend(found)
+            continue
         values = chunk.dictionary.to_pylist()
         try:
+            if (pc.min(chunk.indices).as_py() or 0) < 0:  # Python would count it from the end: a wrong value, no error
+                raise IndexError
             out.extend([values[i] for i in chunk.indices.to_pylist()])
         except IndexError:  # a damaged page header (no page checksum covers it) shortened the dictionary
             raise SchemaError("a dictionary-encoded column refers past its dictionary: a data file is damaged; "
