@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import io
 import string
+import sys
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -194,6 +195,32 @@ def test_replaying_and_deriving_leave_decoded_payloads_unchanged(kind):
         if first == 0 or decoded[first - 1].game_id != decoded[first].game_id:
             derive_records(game, decoded[first:end], game.library(), True)
     assert repr(decoded) == before
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def test_decoded_short_strings_are_interned_as_the_packs_are():
+    """The compiled decoder interns each short ASCII string (a fold then finds a payload's ids in its pack's
+    tables, whose strings are interned too, by identity); longer or non-ASCII ones are made as they are."""
+    table, _ = simulated_table("7wonders-dice")
+    with columns.use(True):
+        decoded = decode(table, registry.get("7wonders-dice"))
+    short = [s for e in decoded for s in _strings(e.payload) if len(s) <= 40 and s.isascii()]
+    assert len(short) > 1000 and all(sys.intern(s) is s for s in short)
+    assert all(sys.intern(e.type) is e.type for e in decoded)
+    pack = registry.get("7wonders-dice").pack()
+    ids = [b.id for b in pack.buildings] + [d.colour for d in pack.dice] + list(pack.start.special)
+    assert all(sys.intern(i) is i for i in ids)
 
 
 def test_a_payload_dict_tracks_itself_again_when_a_container_goes_in():
