@@ -102,16 +102,14 @@ def pack_json(pack: RulesPack) -> str:
 
 
 def _interned(value: Any) -> Any:
-    """``value`` with its strings interned, in the containers a pack's fields hold (the same values)."""
-    if isinstance(value, str):
+    """``value`` with its strings interned, in the plain containers a pack's fields hold (the same
+    values, of the same types: a subclass, such as a named tuple or an enum's str, is left as it is)."""
+    kind = type(value)
+    if kind is str:
         return sys.intern(value)
-    if isinstance(value, tuple):
-        return tuple(_interned(v) for v in value)
-    if isinstance(value, list):
-        return [_interned(v) for v in value]
-    if isinstance(value, frozenset):
-        return frozenset(_interned(v) for v in value)
-    if isinstance(value, dict):
+    if kind is tuple or kind is list or kind is frozenset:
+        return kind(_interned(v) for v in value)
+    if kind is dict:
         return {_interned(k): _interned(v) for k, v in value.items()}
     return value
 

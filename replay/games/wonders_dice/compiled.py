@@ -74,7 +74,7 @@ known to be legal (the simulation's bots'): (paid, VP), or None (declined, nothi
 a bonus slot to choose, an odd value) for the resolver (``engine.resolve_chosen``) to do: ``direct_action``
 would decline the same step."""
 STEP: Step | None = None if PURE else BUILT_STEP
-"""``step(state, event)``: ``position`` then ``action`` or ``roll`` in one call, for ``Rules.apply_at``:
+"""``step(state, event)``: ``position`` then ``action``, ``roll`` or the turn's usual end in one call, for ``Rules.apply_at``:
 (position, []) (applied, the claims all right), (position, paid, VP) (applied, the claims for the
 Python code to check) or None (not cached, another event type, or declined: nothing changed)."""
 

@@ -83,7 +83,7 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
 
     def apply_at(self, state: GameState, event: Event) -> tuple[Position, Sequence[Problem]]:
         fast = compiled.STEP
-        if fast is not None:  # the compiled kernel: the cached position and the usual action or roll, in one call
+        if fast is not None:  # the compiled kernel: the cached position and the usual action, roll or turn end, in one call
             done = fast(state, event)
             if done is not None:
                 if len(done) == 2:
