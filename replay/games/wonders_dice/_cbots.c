@@ -28,6 +28,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+static PyObject *s_die_keys, *s_wonder_keys, *s_keys;
+
 /* Append the open spaces' steps of one lane to ``out``; -1 on error. */
 static int open_steps(PyObject *out, PyObject *lane, PyObject *crossed_of) {
     if (!PyTuple_CheckExact(lane) || PyTuple_GET_SIZE(lane) != 4) {
@@ -82,19 +84,15 @@ static int lanes_steps(PyObject *out, PyObject *lanes, PyObject *crossed_of) {
     return 0;
 }
 
-static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError,
-                        "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) takes 7 arguments");
-        return NULL;
-    }
-    PyObject *first = args[0], *wonder = args[1], *forum = args[2], *roll = args[3], *made = args[4],
-             *die_keys = args[5], *crossed_of = args[6];
+/* engine.action_candidates's listing (see candidates below); ``die_keys`` NULL: ``tables.die_keys``,
+ * looked up at the first (die, colour, face) not made yet. A new list, or NULL with an error. */
+static PyObject *listing(PyObject *first, PyObject *wonder, PyObject *forum, PyObject *roll, PyObject *made,
+                         PyObject *die_keys, PyObject *tables, PyObject *crossed_of) {
     if (!PyDict_Check(crossed_of) || !PyDict_Check(made) || (forum != Py_None && (!PyDict_Check(forum) || !PyDict_Check(roll)))) {
         PyErr_SetString(PyExc_TypeError, "crossed_of, made, forum and roll are dicts");
         return NULL;
     }
-    PyObject *out = PyList_New(0);
+    PyObject *out = PyList_New(0), *own_keys = NULL;
     if (out == NULL) return NULL;
     if (first != Py_None && PyList_Append(out, first) < 0) goto error;
     if (lanes_steps(out, wonder, crossed_of) < 0) goto error;
@@ -118,8 +116,12 @@ static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t na
             } else if (PyErr_Occurred()) {
                 Py_DECREF(key);
                 goto error;
-            } else {
-                lanes = PyObject_Call(die_keys, key, NULL); /* made on first use (and kept by the tables) */
+            } else { /* made on first use (and kept by the tables) */
+                if (die_keys == NULL && (die_keys = own_keys = PyObject_GetAttr(tables, s_die_keys)) == NULL) {
+                    Py_DECREF(key);
+                    goto error;
+                }
+                lanes = PyObject_Call(die_keys, key, NULL);
             }
             Py_DECREF(key);
             if (lanes == NULL) goto error;
@@ -128,10 +130,21 @@ static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t na
             if (rc < 0) goto error;
         }
     }
+    Py_XDECREF(own_keys);
     return out;
 error:
+    Py_XDECREF(own_keys);
     Py_DECREF(out);
     return NULL;
+}
+
+static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) takes 7 arguments");
+        return NULL;
+    }
+    return listing(args[0], args[1], args[2], args[3], args[4], args[5], NULL, args[6]);
 }
 
 /* random.Random._randbelow_with_getrandbits(n): getrandbits(n.bit_length()) until below n; -1 on error. */
@@ -217,23 +230,28 @@ error:
     return NULL;
 }
 
-static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyList_CheckExact(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "shuffle(getrandbits, x): x a list");
-        return NULL;
-    }
-    PyObject *getrandbits = args[0], *x = args[1];
+/* random.Random.shuffle(x) (x a list) by the standard generator's draws; -1 on error. */
+static int shuffle_list(PyObject *getrandbits, PyObject *x) {
     for (Py_ssize_t i = PyList_GET_SIZE(x) - 1; i > 0; i--) {
         Py_ssize_t j = randbelow(getrandbits, i + 1);
-        if (j < 0) return NULL;
+        if (j < 0) return -1;
         if (i >= PyList_GET_SIZE(x)) { /* the list changed size meanwhile (a generator of its own) */
             PyErr_SetString(PyExc_RuntimeError, "shuffle: the list changed size");
-            return NULL;
+            return -1;
         }
         PyObject *a = PyList_GET_ITEM(x, i);
         PyList_SET_ITEM(x, i, PyList_GET_ITEM(x, j));
         PyList_SET_ITEM(x, j, a);
     }
+    return 0;
+}
+
+static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "shuffle(getrandbits, x): x a list");
+        return NULL;
+    }
+    if (shuffle_list(args[0], args[1]) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -241,7 +259,7 @@ static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 static PyObject *s_rules, *s_start, *s_special, *s_board, *s_forum, *s_unlocked, *s_free_colours, *s_forum_sections,
     *s_roll, *s_discount_all, *s_discount, *s_options, *s_income, *s_colour, *s_guild, *s_space, *s_cost, *s_resources,
-    *s_coins, *s_coin_cap, *v_pass, *v_wonder, *v_when_chosen;
+    *s_coins, *s_coin_cap, *v_pass, *v_wonder, *v_when_chosen, *s_producers, *s_crossed, *s_resources_spent;
 
 /* What first_ok reads once per call: the table as every candidate of one question sees it. */
 typedef struct {
@@ -282,6 +300,55 @@ static PyObject *dict_get(PyObject *d, PyObject *key, int *missing) {
     }
     Py_INCREF(v);
     return v;
+}
+
+static PyObject *player_type; /* state.PlayerState (set by setup): whose resources count_resources counts */
+
+/* PlayerState.resources as the property counts it (the spaces of each producing building crossed,
+ * ``len(spaces.intersection(crossed))``, summed, less ``resources_spent``), without calling it back:
+ * 1 counted into *out, 0 for the property to say (a player of another type, a value of an unusual
+ * type: no error set), -1 on an error. */
+static int count_resources(PyObject *p, long *out) {
+    if (player_type == NULL || (PyObject *)Py_TYPE(p) != player_type) return 0;
+    PyObject *producers = PyObject_GetAttr(p, s_producers), *crossed_all = NULL, *spent_o = NULL, *it = NULL, *x;
+    int rc = 0;
+    long made = 0, spent;
+    if (producers == NULL || (crossed_all = PyObject_GetAttr(p, s_crossed)) == NULL
+        || (spent_o = PyObject_GetAttr(p, s_resources_spent)) == NULL) {
+        PyErr_Clear(); /* the property's own lookups raise it again */
+        goto done;
+    }
+    if (!PyTuple_CheckExact(producers) || !PyDict_CheckExact(crossed_all) || !small_long(spent_o, &spent)) goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(producers); i++) {
+        PyObject *pair = PyTuple_GET_ITEM(producers, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0))
+            || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(pair, 1)))
+            goto done;
+        PyObject *crossed = PyDict_GetItemWithError(crossed_all, PyTuple_GET_ITEM(pair, 0)); /* borrowed */
+        if (crossed == NULL) {
+            if (PyErr_Occurred()) { rc = -1; goto done; }
+            continue;
+        }
+        if (!PySet_CheckExact(crossed)) goto done; /* a list, a frozenset, ...: the property */
+        if (PySet_GET_SIZE(crossed) == 0) continue;
+        if ((it = PyObject_GetIter(PyTuple_GET_ITEM(pair, 1))) == NULL) { rc = -1; goto done; }
+        while ((x = PyIter_Next(it)) != NULL) {
+            int in = PyUnicode_CheckExact(x) ? PySet_Contains(crossed, x) : -2; /* a space that is not a str: the property */
+            Py_DECREF(x);
+            if (in < 0) { rc = in == -1 ? -1 : 0; goto done; }
+            made += in;
+        }
+        Py_CLEAR(it);
+        if (PyErr_Occurred()) { rc = -1; goto done; }
+    }
+    *out = made - spent;
+    rc = 1;
+done:
+    Py_XDECREF(it);
+    Py_XDECREF(spent_o);
+    Py_XDECREF(crossed_all);
+    Py_XDECREF(producers);
+    return rc;
 }
 
 /* The candidate's verdict, as engine.candidate_ok gives it: 1 legal, 0 not, 2 for the Python to
@@ -352,8 +419,12 @@ static int verdict(Table *t, PyObject *p, PyObject *s, int free) {
     if (!small_long(cost_o, &cost)) { rc = 2; goto done; }
     if (cost) { /* construction_coins */
         if (!t->resources_known) {
-            if ((v = PyObject_GetAttr(p, s_resources)) == NULL) goto done;
-            if (!small_long(v, &t->resources)) { rc = 2; goto done; }
+            int counted = count_resources(p, &t->resources);
+            if (counted < 0) goto done;
+            if (!counted) { /* the property itself */
+                if ((v = PyObject_GetAttr(p, s_resources)) == NULL) goto done;
+                if (!small_long(v, &t->resources)) { rc = 2; goto done; }
+            }
             t->resources_known = 1;
         }
         long resources = t->resources;
@@ -419,15 +490,9 @@ done:
     return rc;
 }
 
-/* The candidates engine.candidate_ok finds legal: the first (``all`` 0: the candidate or None) or
- * every one (``all`` 1: a list). */
-static PyObject *legal(PyObject *const *args, Py_ssize_t nargs, int all, const char *usage) {
-    if (nargs != 5 || !PyList_CheckExact(args[0])) {
-        PyErr_SetString(PyExc_TypeError, usage);
-        return NULL;
-    }
-    PyObject *candidates = args[0], *state = args[1], *p = args[2], *slow = args[4];
-    int free = PyObject_IsTrue(args[3]);
+/* What legal() gives, from its arguments. */
+static PyObject *legal_of(PyObject *candidates, PyObject *state, PyObject *p, PyObject *free_o, PyObject *slow, int all) {
+    int free = PyObject_IsTrue(free_o);
     if (free < 0) return NULL;
     Table t;
     int usual = table_read(&t, state, p);
@@ -439,7 +504,7 @@ static PyObject *legal(PyObject *const *args, Py_ssize_t nargs, int all, const c
         Py_INCREF(c);
         int ok = usual ? verdict(&t, p, c, free) : 2;
         if (ok == 2) { /* the Python decides */
-            PyObject *r = PyObject_CallFunctionObjArgs(slow, state, p, c, args[3], NULL);
+            PyObject *r = PyObject_CallFunctionObjArgs(slow, state, p, c, free_o, NULL);
             ok = r == NULL ? -1 : PyObject_IsTrue(r);
             Py_XDECREF(r);
         }
@@ -458,6 +523,16 @@ done:
     return found;
 }
 
+/* The candidates engine.candidate_ok finds legal: the first (``all`` 0: the candidate or None) or
+ * every one (``all`` 1: a list). */
+static PyObject *legal(PyObject *const *args, Py_ssize_t nargs, int all, const char *usage) {
+    if (nargs != 5 || !PyList_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    return legal_of(args[0], args[1], args[2], args[3], args[4], all);
+}
+
 static PyObject *first_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     return legal(args, nargs, 0, "first_ok(candidates, state, p, free, slow): candidates a list");
 }
@@ -466,7 +541,45 @@ static PyObject *all_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return legal(args, nargs, 1, "all_ok(candidates, state, p, free, slow): candidates a list");
 }
 
+/* random_main(getrandbits, first, tables, state, p, slow) -> the step, or None: bots.RandomBot.main in one
+ * call (engine.action_candidates listed from ``tables`` with ``first`` for the pass, shuffled by the
+ * standard generator, the first legal by first_ok with the die paid). */
+static PyObject *random_main(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "random_main(getrandbits, first, tables, state, p, slow) takes 6 arguments");
+        return NULL;
+    }
+    PyObject *tables = args[2], *state = args[3], *p = args[4], *wonder = NULL, *made = NULL, *forum = NULL,
+             *rolled = NULL, *crossed = NULL, *found = NULL, *list = NULL;
+    if ((wonder = PyObject_GetAttr(tables, s_wonder_keys)) != NULL && (made = PyObject_GetAttr(tables, s_keys)) != NULL
+        && (forum = PyObject_GetAttr(state, s_forum)) != NULL && (rolled = PyObject_GetAttr(state, s_roll)) != NULL
+        && (crossed = PyObject_GetAttr(p, s_crossed)) != NULL
+        && (list = listing(args[1], wonder, forum, rolled, made, NULL, tables, crossed)) != NULL
+        && shuffle_list(args[0], list) == 0)
+        found = legal_of(list, state, p, Py_False, args[5], 0);
+    Py_XDECREF(list);
+    Py_XDECREF(crossed);
+    Py_XDECREF(rolled);
+    Py_XDECREF(forum);
+    Py_XDECREF(made);
+    Py_XDECREF(wonder);
+    return found;
+}
+
+/* setup(PlayerState): the type whose resources first_ok counts itself (as its property does). */
+static PyObject *setup(PyObject *self, PyObject *type) {
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "setup(PlayerState): a type");
+        return NULL;
+    }
+    Py_XSETREF(player_type, Py_NewRef(type));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"random_main", (PyCFunction)(void (*)(void))random_main, METH_FASTCALL,
+     "random_main(getrandbits, first, tables, state, p, slow): bots.RandomBot.main, listed, shuffled and checked in one call"},
+    {"setup", (PyCFunction)setup, METH_O, "setup(PlayerState): the player type whose resources are counted here"},
     {"candidates", (PyCFunction)(void (*)(void))candidates, METH_FASTCALL,
      "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of): engine.action_candidates's listing"},
     {"below", (PyCFunction)(void (*)(void))below, METH_FASTCALL,
@@ -496,6 +609,8 @@ PyMODINIT_FUNC PyInit__cbots(void) {
     INTERN(s_guild, "guild"); INTERN(s_space, "space"); INTERN(s_cost, "cost"); INTERN(s_resources, "resources");
     INTERN(s_coins, "coins"); INTERN(s_coin_cap, "coin_cap"); INTERN(v_pass, "pass"); INTERN(v_wonder, "wonder");
     INTERN(v_when_chosen, "when_chosen");
+    INTERN(s_producers, "producers"); INTERN(s_crossed, "crossed"); INTERN(s_resources_spent, "resources_spent");
+    INTERN(s_die_keys, "die_keys"); INTERN(s_wonder_keys, "wonder_keys"); INTERN(s_keys, "keys");
     INTERN(k_id, "id"); INTERN(k_colour, "colour"); INTERN(k_face, "face"); INTERN(k_section, "section");
     return PyModule_Create(&module);
 }
