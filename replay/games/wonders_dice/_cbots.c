@@ -566,6 +566,116 @@ static PyObject *random_main(PyObject *self, PyObject *const *args, Py_ssize_t n
     return found;
 }
 
+static PyObject *k_kind, *k_die, *k_building, *k_lane, *k_space, *k_slot, *k_turn, *k_player, *k_steps, *k_claims,
+    *k_paid, *k_vp, *k_coins, *s_acted, *s_players, *s_next_seat, *s_phase, *v_swaps, *v_action_taken, *one, *zero;
+
+/* projector._done(state, seat): the seat has acted; the next seat to act is the first that has not (all
+ * of them: their number), and once every seat has acted the turn's swaps come. 1 done, 0 for the Python
+ * _done (an unusual table: ``acted`` not a set, ``players`` not a list), -1 on an error. */
+static int seat_done(PyObject *state, PyObject *seat) {
+    PyObject *acted = PyObject_GetAttr(state, s_acted), *players = NULL, *next = NULL;
+    int rc = 0;
+    if (acted == NULL || (players = PyObject_GetAttr(state, s_players)) == NULL) { rc = -1; goto done; }
+    if (!PySet_CheckExact(acted) || !PyList_CheckExact(players)) goto done;
+    if (PySet_Add(acted, seat) < 0) { rc = -1; goto done; }
+    Py_ssize_t n = PyList_GET_SIZE(players), nxt = n;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyObject *s_o = PyLong_FromSsize_t(s);
+        int in = s_o == NULL ? -1 : PySet_Contains(acted, s_o);
+        Py_XDECREF(s_o);
+        if (in < 0) { rc = -1; goto done; }
+        if (!in) { nxt = s; break; }
+    }
+    if ((next = PyLong_FromSsize_t(nxt)) == NULL || PyObject_SetAttr(state, s_next_seat, next) < 0) { rc = -1; goto done; }
+    if (PySet_GET_SIZE(acted) == n && PyObject_SetAttr(state, s_phase, v_swaps) < 0) { rc = -1; goto done; }
+    rc = 1;
+done:
+    Py_XDECREF(next);
+    Py_XDECREF(players);
+    Py_XDECREF(acted);
+    return rc;
+}
+
+/* random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id, kind, turn)
+ *   -> the claims dict, or the step:
+ * one action of a random bot in a simulation (simulate_game's loop for it, in one call): its main step
+ * chosen as random_main chooses it; the step's event dict ({"kind", "die", "building", "lane", "space",
+ * "slot"}); the step applied by ``trusted(state, seat, step dict)`` (the compiled one-step action). When
+ * that applies it, giving (paid, vp): the action's event appended to ``events`` (``event`` the Event
+ * type, made as tuple.__new__(event, (game_id, len(events), kind, "action_taken", 1, payload)), the
+ * payload {"turn", "player", "steps": [step dict], "claims": {"paid", "vp", "coins": 0}}), the seat done
+ * (projector._done, in C, or ``done(state, seat)`` itself for an unusual table), and the claims dict
+ * returned for its coins to be filled in at the turn's end. When it declines (a question to ask):
+ * nothing made but the draws, and the step returned for the resolver. */
+static PyObject *random_action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 14 || !PyList_CheckExact(args[9]) || !PyType_Check(args[10])
+        || !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, "
+                                         "events, event, game_id, kind, turn): events a list, event a tuple type");
+        return NULL;
+    }
+    PyObject *state = args[3], *seat = args[7], *events = args[9], *step = random_main(self, args, 6), *as_dict = NULL,
+             *applied = NULL, *claims = NULL, *payload = NULL, *steps = NULL, *fields = NULL, *wrapped = NULL,
+             *event = NULL, *seq = NULL, *paid = NULL, *vp = NULL, *out = NULL;
+    if (step == NULL) return NULL;
+    if (step == Py_None) {
+        PyErr_SetString(PyExc_AssertionError, "a main prompt with no legal answer"); /* pass is always legal */
+        goto done;
+    }
+    if (!PyTuple_Check(step) || PyTuple_GET_SIZE(step) != 6) {
+        PyErr_SetString(PyExc_TypeError, "random_action: a step is a StepKey");
+        goto done;
+    }
+    PyObject *const *f = &PyTuple_GET_ITEM(step, 0);
+    if ((as_dict = PyDict_New()) == NULL || PyDict_SetItem(as_dict, k_kind, f[0]) < 0 || PyDict_SetItem(as_dict, k_die, f[1]) < 0
+        || PyDict_SetItem(as_dict, k_building, f[2]) < 0 || PyDict_SetItem(as_dict, k_lane, f[3]) < 0
+        || PyDict_SetItem(as_dict, k_space, f[4]) < 0 || PyDict_SetItem(as_dict, k_slot, f[5]) < 0)
+        goto done;
+    PyObject *call[3] = {state, seat, as_dict};
+    if ((applied = PyObject_Vectorcall(args[6], call, 3, NULL)) == NULL) goto done;
+    if (applied == Py_None) { /* declined: the resolver's */
+        out = Py_NewRef(step);
+        goto done;
+    }
+    if ((paid = PySequence_GetItem(applied, 0)) == NULL || (vp = PySequence_GetItem(applied, 1)) == NULL) goto done;
+    if ((claims = PyDict_New()) == NULL || PyDict_SetItem(claims, k_paid, paid) < 0 || PyDict_SetItem(claims, k_vp, vp) < 0
+        || PyDict_SetItem(claims, k_coins, zero) < 0)
+        goto done;
+    if ((steps = PyList_New(1)) == NULL) goto done;
+    PyList_SET_ITEM(steps, 0, Py_NewRef(as_dict));
+    if ((payload = PyDict_New()) == NULL || PyDict_SetItem(payload, k_turn, args[13]) < 0
+        || PyDict_SetItem(payload, k_player, seat) < 0 || PyDict_SetItem(payload, k_steps, steps) < 0
+        || PyDict_SetItem(payload, k_claims, claims) < 0)
+        goto done;
+    if ((seq = PyLong_FromSsize_t(PyList_GET_SIZE(events))) == NULL
+        || (fields = PyTuple_Pack(6, args[11], seq, args[12], v_action_taken, one, payload)) == NULL
+        || (wrapped = PyTuple_Pack(1, fields)) == NULL
+        || (event = PyTuple_Type.tp_new((PyTypeObject *)args[10], wrapped, NULL)) == NULL || PyList_Append(events, event) < 0)
+        goto done;
+    int finished = seat_done(state, seat);
+    if (finished < 0) goto done;
+    if (!finished) { /* the Python _done, for a table it reads otherwise */
+        PyObject *r = PyObject_Vectorcall(args[8], call, 2, NULL);
+        if (r == NULL) goto done;
+        Py_DECREF(r);
+    }
+    out = Py_NewRef(claims);
+done:
+    Py_XDECREF(vp);
+    Py_XDECREF(paid);
+    Py_XDECREF(seq);
+    Py_XDECREF(event);
+    Py_XDECREF(wrapped);
+    Py_XDECREF(fields);
+    Py_XDECREF(payload);
+    Py_XDECREF(steps);
+    Py_XDECREF(claims);
+    Py_XDECREF(applied);
+    Py_XDECREF(as_dict);
+    Py_DECREF(step);
+    return out;
+}
+
 /* setup(PlayerState): the type whose resources first_ok counts itself (as its property does). */
 static PyObject *setup(PyObject *self, PyObject *type) {
     if (!PyType_Check(type)) {
@@ -579,6 +689,9 @@ static PyObject *setup(PyObject *self, PyObject *type) {
 static PyMethodDef methods[] = {
     {"random_main", (PyCFunction)(void (*)(void))random_main, METH_FASTCALL,
      "random_main(getrandbits, first, tables, state, p, slow): bots.RandomBot.main, listed, shuffled and checked in one call"},
+    {"random_action", (PyCFunction)(void (*)(void))random_action, METH_FASTCALL,
+     "random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id, kind, turn): "
+     "a random bot's action in a simulation, chosen, applied and logged in one call"},
     {"setup", (PyCFunction)setup, METH_O, "setup(PlayerState): the player type whose resources are counted here"},
     {"candidates", (PyCFunction)(void (*)(void))candidates, METH_FASTCALL,
      "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of): engine.action_candidates's listing"},
@@ -611,6 +724,12 @@ PyMODINIT_FUNC PyInit__cbots(void) {
     INTERN(v_when_chosen, "when_chosen");
     INTERN(s_producers, "producers"); INTERN(s_crossed, "crossed"); INTERN(s_resources_spent, "resources_spent");
     INTERN(s_die_keys, "die_keys"); INTERN(s_wonder_keys, "wonder_keys"); INTERN(s_keys, "keys");
+    INTERN(k_kind, "kind"); INTERN(k_die, "die"); INTERN(k_building, "building"); INTERN(k_lane, "lane");
+    INTERN(k_space, "space"); INTERN(k_slot, "slot"); INTERN(k_turn, "turn"); INTERN(k_player, "player");
+    INTERN(k_steps, "steps"); INTERN(k_claims, "claims"); INTERN(k_paid, "paid"); INTERN(k_vp, "vp"); INTERN(k_coins, "coins");
+    INTERN(s_acted, "acted"); INTERN(s_players, "players"); INTERN(s_next_seat, "next_seat"); INTERN(s_phase, "phase");
+    INTERN(v_swaps, "swaps"); INTERN(v_action_taken, "action_taken");
+    if ((one = PyLong_FromLong(1)) == NULL || (zero = PyLong_FromLong(0)) == NULL) return NULL;
     INTERN(k_id, "id"); INTERN(k_colour, "colour"); INTERN(k_face, "face"); INTERN(k_section, "section");
     return PyModule_Create(&module);
 }

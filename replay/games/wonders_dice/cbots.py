@@ -43,6 +43,7 @@ BUILT_ALL_OK: Callable[..., Any] | None = None if _module is None else _module.a
 BUILT_ROLL: Callable[..., tuple[list[dict[str, Any]], dict[str, tuple[str, int]]]] | None = (
     None if _module is None else _module.roll)
 BUILT_RANDOM_MAIN: Callable[..., Any] | None = None if _module is None else _module.random_main
+BUILT_RANDOM_ACTION: Callable[..., Any] | None = None if _module is None else _module.random_action
 
 CANDIDATES = None if PURE else BUILT_CANDIDATES
 """``candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of)``, or None: the Python."""
@@ -59,6 +60,11 @@ ROLL = None if PURE else BUILT_ROLL
 RANDOM_MAIN = None if PURE else BUILT_RANDOM_MAIN
 """``random_main(getrandbits, first, tables, state, p, slow)``: ``RandomBot.main`` (listed, shuffled, the first
 legal), or None: the Python."""
+RANDOM_ACTION = None if PURE else BUILT_RANDOM_ACTION
+"""``random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id, kind, turn)``:
+a simulated random bot's action in one call (``simulate_game``'s loop for it: chosen by ``random_main``, applied by
+the compiled one-step action, its event appended, the seat done; the claims dict, or the step when the action
+asks a question), or None: the Python."""
 
 
 def active() -> bool:
@@ -69,12 +75,12 @@ def active() -> bool:
 @contextmanager
 def use(compiled: bool) -> Iterator[bool]:
     """The compiled bots on (where built) or off for a while; yields whether they are on."""
-    global CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN
-    saved = CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN
-    CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN = (
-        (BUILT_CANDIDATES, BUILT_SHUFFLE, BUILT_BELOW, BUILT_FIRST_OK, BUILT_ALL_OK, BUILT_ROLL, BUILT_RANDOM_MAIN)
-        if compiled else (None,) * 7)
+    global CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN, RANDOM_ACTION
+    saved = CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN, RANDOM_ACTION
+    CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN, RANDOM_ACTION = (
+        (BUILT_CANDIDATES, BUILT_SHUFFLE, BUILT_BELOW, BUILT_FIRST_OK, BUILT_ALL_OK, BUILT_ROLL, BUILT_RANDOM_MAIN,
+         BUILT_RANDOM_ACTION) if compiled else (None,) * 8)
     try:
         yield CANDIDATES is not None
     finally:
-        CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN = saved
+        CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN, RANDOM_ACTION = saved

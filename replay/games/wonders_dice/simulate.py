@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from replay.contract import Bots
 from replay.driver import Replay
@@ -99,13 +99,18 @@ def simulate_game(
     trusted = compiled.TRUSTED  # the compiled direct_action(trusted=True) where built: None declines to the Python
     # A random bot with the standard generator chooses its main action by one compiled call with every
     # argument fixed for the game (the table, its player and board are the same objects throughout):
-    # RandomBot.main's own fast path, without its Python frame.
-    random_main = cbots.RANDOM_MAIN
-    mains: list[Callable[[], StepKey | None] | None] = [
-        partial(random_main, c.getrandbits, _PASS, tables[i], state, players[i], candidate_ok)
-        if random_main is not None and type(c) is RandomBot and c.getrandbits is not None else None
-        for i, c in enumerate(fast)
-    ]
+    # RandomBot.main's own fast path, without its Python frame. With the compiled one-step action too,
+    # the whole action is one call (cbots.RANDOM_ACTION: chosen, applied, its event appended, the seat
+    # done) unless it asks a question, when it gives the step for the resolver.
+    random_main, random_action = cbots.RANDOM_MAIN, cbots.RANDOM_ACTION
+    mains: list[Callable[[], StepKey | None] | None] = [None] * n
+    acts: list[Callable[[int], dict[str, int] | StepKey] | None] = [None] * n
+    for i, plain in enumerate(fast):
+        if random_main is not None and type(plain) is RandomBot and isinstance(plain, RandomBot) and plain.getrandbits:
+            mains[i] = partial(random_main, plain.getrandbits, _PASS, tables[i], state, players[i], candidate_ok)
+            if random_action is not None and trusted is not None:
+                acts[i] = partial(random_action, plain.getrandbits, _PASS, tables[i], state, players[i], candidate_ok, trusted, i,
+                                  _done, events, Event, game_id, KIND)
     claims: list[dict[str, int]] = [{} for _ in range(n)]  # each seat's claims this turn, their coins filled in at its end
     # Every event is made from choices checked as they were made (each bot answers only what its
     # prompt allows), so it is applied trusted, as Rules.apply_trusted would: the rolls, swaps and
@@ -145,6 +150,20 @@ def simulate_game(
             # player holds once every seat has acted (a later seat's action may change them), so
             # they are filled in then, in place (the key's place in the dict is kept).
             for seat in range(n):
+                act_now = acts[seat]
+                if act_now is not None:  # a random bot's action in one compiled call
+                    done_or_step = act_now(turn)
+                    if type(done_or_step) is dict:  # applied, its event appended, the seat done: its claims
+                        claims[seat] = done_or_step
+                        continue
+                    # a question to ask: the resolver, the bot asked without prompts
+                    first = resolve_chosen(state, seat, cast(RandomBot, fast[seat]), cast(StepKey, done_or_step))
+                    logged = [_step_dict(s) for s in first.steps]
+                    claims[seat] = claim = {"paid": first.paid, "vp": first.vp, "coins": 0}
+                    events.append(new_event(Event, (game_id, len(events), KIND, "action_taken", 1,
+                                                    {"turn": turn, "player": seat, "steps": logged, "claims": claim})))
+                    _done(state, seat)
+                    continue
                 bot = fast[seat]
                 if bot is None:  # another chooser: asked through its prompts
                     first = resolve(state, seat, choosers[seat])
