@@ -196,7 +196,12 @@ def simulate_game(
             greys = [d for d, c in state.forum.items() if c == "grey"]
             apply_trusted(state, emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
         apply_trusted(state, emit("turn_ended", 1, {"turn": turn}))
-    apply_trusted(state, emit("game_ended", 1, final_scores(state)))
+    # The end applied as apply_trusted applies it, with the scores the event carries rather than counted
+    # again (the state is this function's own, dropped on return: nobody sees the dict shared).
+    scores = final_scores(state)
+    state.seq = emit("game_ended", 1, scores).seq
+    state.result = scores
+    state.phase = "ended"
     return events
 
 
