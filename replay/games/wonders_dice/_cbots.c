@@ -1,7 +1,8 @@
 /* The compiled part of the 7 Wonders Dice bots' choice (optional: see cbots.py).
  *
- * Six functions, each the exact equivalent of a piece of pure Python, which stays the reference and
- * the fallback (tests/test_wd_cbots.py compares both, function by function and on whole seeded games):
+ * Eight functions, each the exact equivalent of a piece of pure Python, which stays the reference and
+ * the fallback (tests/test_wd_cbots.py and test_wd_cbots_action.py compare both, function by function,
+ * decision by decision and on whole seeded games), and ``setup(PlayerState)``:
  *
  *   candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) -> list
  *       engine.action_candidates's listing: ``first`` (the pass step, or None), then for the Wonder's
@@ -21,6 +22,16 @@
  *   shuffle(getrandbits, x) -> None
  *       random.Random.shuffle(x) as CPython's standard generator does it (Fisher-Yates from the end,
  *       each index drawn by _randbelow_with_getrandbits): the same draws, the same order.
+ *   random_main(getrandbits, first, tables, state, p, slow) -> the step
+ *       bots.RandomBot.main: candidates, shuffle and first_ok in one call (a simulation's every action).
+ *   random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id,
+ *                 kind, turn) -> the claims dict, or the step
+ *       simulate_game's loop for a random bot's action: chosen, applied by the compiled one-step action,
+ *       its event appended and the seat done; the step back when the action asks a question.
+ *
+ * The checks count a state.PlayerState's resources themselves (count_resources, as the property
+ * counts them: the property was called back once a question, the largest single cost of the check);
+ * a player of any other type, or of odd values, is read from the property.
  *
  * A lane is the tuple engine.BoardTables makes: (building, ordered, spaces, keys), spaces and keys
  * tuples of the same length. Anything else raises TypeError (never met: the tables make the lanes).
