@@ -1,7 +1,8 @@
 /* The compiled part of the 7 Wonders Dice bots' choice (optional: see cbots.py).
  *
- * Six functions, each the exact equivalent of a piece of pure Python, which stays the reference and
- * the fallback (tests/test_wd_cbots.py compares both, function by function and on whole seeded games):
+ * Eight functions, each the exact equivalent of a piece of pure Python, which stays the reference and
+ * the fallback (tests/test_wd_cbots.py and test_wd_cbots_action.py compare both, function by function,
+ * decision by decision and on whole seeded games), and ``setup(PlayerState)``:
  *
  *   candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) -> list
  *       engine.action_candidates's listing: ``first`` (the pass step, or None), then for the Wonder's
@@ -21,12 +22,24 @@
  *   shuffle(getrandbits, x) -> None
  *       random.Random.shuffle(x) as CPython's standard generator does it (Fisher-Yates from the end,
  *       each index drawn by _randbelow_with_getrandbits): the same draws, the same order.
+ *   random_main(getrandbits, first, tables, state, p, slow) -> the step
+ *       bots.RandomBot.main: candidates, shuffle and first_ok in one call (a simulation's every action).
+ *   random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id,
+ *                 kind, turn) -> the claims dict, or the step
+ *       simulate_game's loop for a random bot's action: chosen, applied by the compiled one-step action,
+ *       its event appended and the seat done; the step back when the action asks a question.
+ *
+ * The checks count a state.PlayerState's resources themselves (count_resources, as the property
+ * counts them: the property was called back once a question, the largest single cost of the check);
+ * a player of any other type, or of odd values, is read from the property.
  *
  * A lane is the tuple engine.BoardTables makes: (building, ordered, spaces, keys), spaces and keys
  * tuples of the same length. Anything else raises TypeError (never met: the tables make the lanes).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+static PyObject *s_die_keys, *s_wonder_keys, *s_keys;
 
 /* Append the open spaces' steps of one lane to ``out``; -1 on error. */
 static int open_steps(PyObject *out, PyObject *lane, PyObject *crossed_of) {
@@ -82,19 +95,15 @@ static int lanes_steps(PyObject *out, PyObject *lanes, PyObject *crossed_of) {
     return 0;
 }
 
-static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError,
-                        "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) takes 7 arguments");
-        return NULL;
-    }
-    PyObject *first = args[0], *wonder = args[1], *forum = args[2], *roll = args[3], *made = args[4],
-             *die_keys = args[5], *crossed_of = args[6];
+/* engine.action_candidates's listing (see candidates below); ``die_keys`` NULL: ``tables.die_keys``,
+ * looked up at the first (die, colour, face) not made yet. A new list, or NULL with an error. */
+static PyObject *listing(PyObject *first, PyObject *wonder, PyObject *forum, PyObject *roll, PyObject *made,
+                         PyObject *die_keys, PyObject *tables, PyObject *crossed_of) {
     if (!PyDict_Check(crossed_of) || !PyDict_Check(made) || (forum != Py_None && (!PyDict_Check(forum) || !PyDict_Check(roll)))) {
         PyErr_SetString(PyExc_TypeError, "crossed_of, made, forum and roll are dicts");
         return NULL;
     }
-    PyObject *out = PyList_New(0);
+    PyObject *out = PyList_New(0), *own_keys = NULL;
     if (out == NULL) return NULL;
     if (first != Py_None && PyList_Append(out, first) < 0) goto error;
     if (lanes_steps(out, wonder, crossed_of) < 0) goto error;
@@ -118,8 +127,12 @@ static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t na
             } else if (PyErr_Occurred()) {
                 Py_DECREF(key);
                 goto error;
-            } else {
-                lanes = PyObject_Call(die_keys, key, NULL); /* made on first use (and kept by the tables) */
+            } else { /* made on first use (and kept by the tables) */
+                if (die_keys == NULL && (die_keys = own_keys = PyObject_GetAttr(tables, s_die_keys)) == NULL) {
+                    Py_DECREF(key);
+                    goto error;
+                }
+                lanes = PyObject_Call(die_keys, key, NULL);
             }
             Py_DECREF(key);
             if (lanes == NULL) goto error;
@@ -128,10 +141,21 @@ static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t na
             if (rc < 0) goto error;
         }
     }
+    Py_XDECREF(own_keys);
     return out;
 error:
+    Py_XDECREF(own_keys);
     Py_DECREF(out);
     return NULL;
+}
+
+static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) takes 7 arguments");
+        return NULL;
+    }
+    return listing(args[0], args[1], args[2], args[3], args[4], args[5], NULL, args[6]);
 }
 
 /* random.Random._randbelow_with_getrandbits(n): getrandbits(n.bit_length()) until below n; -1 on error. */
@@ -217,23 +241,28 @@ error:
     return NULL;
 }
 
-static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyList_CheckExact(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "shuffle(getrandbits, x): x a list");
-        return NULL;
-    }
-    PyObject *getrandbits = args[0], *x = args[1];
+/* random.Random.shuffle(x) (x a list) by the standard generator's draws; -1 on error. */
+static int shuffle_list(PyObject *getrandbits, PyObject *x) {
     for (Py_ssize_t i = PyList_GET_SIZE(x) - 1; i > 0; i--) {
         Py_ssize_t j = randbelow(getrandbits, i + 1);
-        if (j < 0) return NULL;
+        if (j < 0) return -1;
         if (i >= PyList_GET_SIZE(x)) { /* the list changed size meanwhile (a generator of its own) */
             PyErr_SetString(PyExc_RuntimeError, "shuffle: the list changed size");
-            return NULL;
+            return -1;
         }
         PyObject *a = PyList_GET_ITEM(x, i);
         PyList_SET_ITEM(x, i, PyList_GET_ITEM(x, j));
         PyList_SET_ITEM(x, j, a);
     }
+    return 0;
+}
+
+static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyList_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "shuffle(getrandbits, x): x a list");
+        return NULL;
+    }
+    if (shuffle_list(args[0], args[1]) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -241,7 +270,7 @@ static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 static PyObject *s_rules, *s_start, *s_special, *s_board, *s_forum, *s_unlocked, *s_free_colours, *s_forum_sections,
     *s_roll, *s_discount_all, *s_discount, *s_options, *s_income, *s_colour, *s_guild, *s_space, *s_cost, *s_resources,
-    *s_coins, *s_coin_cap, *v_pass, *v_wonder, *v_when_chosen;
+    *s_coins, *s_coin_cap, *v_pass, *v_wonder, *v_when_chosen, *s_producers, *s_crossed, *s_resources_spent;
 
 /* What first_ok reads once per call: the table as every candidate of one question sees it. */
 typedef struct {
@@ -282,6 +311,55 @@ static PyObject *dict_get(PyObject *d, PyObject *key, int *missing) {
     }
     Py_INCREF(v);
     return v;
+}
+
+static PyObject *player_type; /* state.PlayerState (set by setup): whose resources count_resources counts */
+
+/* PlayerState.resources as the property counts it (the spaces of each producing building crossed,
+ * ``len(spaces.intersection(crossed))``, summed, less ``resources_spent``), without calling it back:
+ * 1 counted into *out, 0 for the property to say (a player of another type, a value of an unusual
+ * type: no error set), -1 on an error. */
+static int count_resources(PyObject *p, long *out) {
+    if (player_type == NULL || (PyObject *)Py_TYPE(p) != player_type) return 0;
+    PyObject *producers = PyObject_GetAttr(p, s_producers), *crossed_all = NULL, *spent_o = NULL, *it = NULL, *x;
+    int rc = 0;
+    long made = 0, spent;
+    if (producers == NULL || (crossed_all = PyObject_GetAttr(p, s_crossed)) == NULL
+        || (spent_o = PyObject_GetAttr(p, s_resources_spent)) == NULL) {
+        PyErr_Clear(); /* the property's own lookups raise it again */
+        goto done;
+    }
+    if (!PyTuple_CheckExact(producers) || !PyDict_CheckExact(crossed_all) || !small_long(spent_o, &spent)) goto done;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(producers); i++) {
+        PyObject *pair = PyTuple_GET_ITEM(producers, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0))
+            || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(pair, 1)))
+            goto done;
+        PyObject *crossed = PyDict_GetItemWithError(crossed_all, PyTuple_GET_ITEM(pair, 0)); /* borrowed */
+        if (crossed == NULL) {
+            if (PyErr_Occurred()) { rc = -1; goto done; }
+            continue;
+        }
+        if (!PySet_CheckExact(crossed)) goto done; /* a list, a frozenset, ...: the property */
+        if (PySet_GET_SIZE(crossed) == 0) continue;
+        if ((it = PyObject_GetIter(PyTuple_GET_ITEM(pair, 1))) == NULL) { rc = -1; goto done; }
+        while ((x = PyIter_Next(it)) != NULL) {
+            int in = PyUnicode_CheckExact(x) ? PySet_Contains(crossed, x) : -2; /* a space that is not a str: the property */
+            Py_DECREF(x);
+            if (in < 0) { rc = in == -1 ? -1 : 0; goto done; }
+            made += in;
+        }
+        Py_CLEAR(it);
+        if (PyErr_Occurred()) { rc = -1; goto done; }
+    }
+    *out = made - spent;
+    rc = 1;
+done:
+    Py_XDECREF(it);
+    Py_XDECREF(spent_o);
+    Py_XDECREF(crossed_all);
+    Py_XDECREF(producers);
+    return rc;
 }
 
 /* The candidate's verdict, as engine.candidate_ok gives it: 1 legal, 0 not, 2 for the Python to
@@ -352,8 +430,12 @@ static int verdict(Table *t, PyObject *p, PyObject *s, int free) {
     if (!small_long(cost_o, &cost)) { rc = 2; goto done; }
     if (cost) { /* construction_coins */
         if (!t->resources_known) {
-            if ((v = PyObject_GetAttr(p, s_resources)) == NULL) goto done;
-            if (!small_long(v, &t->resources)) { rc = 2; goto done; }
+            int counted = count_resources(p, &t->resources);
+            if (counted < 0) goto done;
+            if (!counted) { /* the property itself */
+                if ((v = PyObject_GetAttr(p, s_resources)) == NULL) goto done;
+                if (!small_long(v, &t->resources)) { rc = 2; goto done; }
+            }
             t->resources_known = 1;
         }
         long resources = t->resources;
@@ -419,15 +501,9 @@ done:
     return rc;
 }
 
-/* The candidates engine.candidate_ok finds legal: the first (``all`` 0: the candidate or None) or
- * every one (``all`` 1: a list). */
-static PyObject *legal(PyObject *const *args, Py_ssize_t nargs, int all, const char *usage) {
-    if (nargs != 5 || !PyList_CheckExact(args[0])) {
-        PyErr_SetString(PyExc_TypeError, usage);
-        return NULL;
-    }
-    PyObject *candidates = args[0], *state = args[1], *p = args[2], *slow = args[4];
-    int free = PyObject_IsTrue(args[3]);
+/* What legal() gives, from its arguments. */
+static PyObject *legal_of(PyObject *candidates, PyObject *state, PyObject *p, PyObject *free_o, PyObject *slow, int all) {
+    int free = PyObject_IsTrue(free_o);
     if (free < 0) return NULL;
     Table t;
     int usual = table_read(&t, state, p);
@@ -439,7 +515,7 @@ static PyObject *legal(PyObject *const *args, Py_ssize_t nargs, int all, const c
         Py_INCREF(c);
         int ok = usual ? verdict(&t, p, c, free) : 2;
         if (ok == 2) { /* the Python decides */
-            PyObject *r = PyObject_CallFunctionObjArgs(slow, state, p, c, args[3], NULL);
+            PyObject *r = PyObject_CallFunctionObjArgs(slow, state, p, c, free_o, NULL);
             ok = r == NULL ? -1 : PyObject_IsTrue(r);
             Py_XDECREF(r);
         }
@@ -458,6 +534,16 @@ done:
     return found;
 }
 
+/* The candidates engine.candidate_ok finds legal: the first (``all`` 0: the candidate or None) or
+ * every one (``all`` 1: a list). */
+static PyObject *legal(PyObject *const *args, Py_ssize_t nargs, int all, const char *usage) {
+    if (nargs != 5 || !PyList_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return NULL;
+    }
+    return legal_of(args[0], args[1], args[2], args[3], args[4], all);
+}
+
 static PyObject *first_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     return legal(args, nargs, 0, "first_ok(candidates, state, p, free, slow): candidates a list");
 }
@@ -466,7 +552,158 @@ static PyObject *all_ok(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return legal(args, nargs, 1, "all_ok(candidates, state, p, free, slow): candidates a list");
 }
 
+/* random_main(getrandbits, first, tables, state, p, slow) -> the step, or None: bots.RandomBot.main in one
+ * call (engine.action_candidates listed from ``tables`` with ``first`` for the pass, shuffled by the
+ * standard generator, the first legal by first_ok with the die paid). */
+static PyObject *random_main(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "random_main(getrandbits, first, tables, state, p, slow) takes 6 arguments");
+        return NULL;
+    }
+    PyObject *tables = args[2], *state = args[3], *p = args[4], *wonder = NULL, *made = NULL, *forum = NULL,
+             *rolled = NULL, *crossed = NULL, *found = NULL, *list = NULL;
+    if ((wonder = PyObject_GetAttr(tables, s_wonder_keys)) != NULL && (made = PyObject_GetAttr(tables, s_keys)) != NULL
+        && (forum = PyObject_GetAttr(state, s_forum)) != NULL && (rolled = PyObject_GetAttr(state, s_roll)) != NULL
+        && (crossed = PyObject_GetAttr(p, s_crossed)) != NULL
+        && (list = listing(args[1], wonder, forum, rolled, made, NULL, tables, crossed)) != NULL
+        && shuffle_list(args[0], list) == 0)
+        found = legal_of(list, state, p, Py_False, args[5], 0);
+    Py_XDECREF(list);
+    Py_XDECREF(crossed);
+    Py_XDECREF(rolled);
+    Py_XDECREF(forum);
+    Py_XDECREF(made);
+    Py_XDECREF(wonder);
+    return found;
+}
+
+static PyObject *k_kind, *k_die, *k_building, *k_lane, *k_space, *k_slot, *k_turn, *k_player, *k_steps, *k_claims,
+    *k_paid, *k_vp, *k_coins, *s_acted, *s_players, *s_next_seat, *s_phase, *v_swaps, *v_action_taken, *one, *zero;
+
+/* projector._done(state, seat): the seat has acted; the next seat to act is the first that has not (all
+ * of them: their number), and once every seat has acted the turn's swaps come. 1 done, 0 for the Python
+ * _done (an unusual table: ``acted`` not a set, ``players`` not a list), -1 on an error. */
+static int seat_done(PyObject *state, PyObject *seat) {
+    PyObject *acted = PyObject_GetAttr(state, s_acted), *players = NULL, *next = NULL;
+    int rc = 0;
+    if (acted == NULL || (players = PyObject_GetAttr(state, s_players)) == NULL) { rc = -1; goto done; }
+    if (!PySet_CheckExact(acted) || !PyList_CheckExact(players)) goto done;
+    if (PySet_Add(acted, seat) < 0) { rc = -1; goto done; }
+    Py_ssize_t n = PyList_GET_SIZE(players), nxt = n;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyObject *s_o = PyLong_FromSsize_t(s);
+        int in = s_o == NULL ? -1 : PySet_Contains(acted, s_o);
+        Py_XDECREF(s_o);
+        if (in < 0) { rc = -1; goto done; }
+        if (!in) { nxt = s; break; }
+    }
+    if ((next = PyLong_FromSsize_t(nxt)) == NULL || PyObject_SetAttr(state, s_next_seat, next) < 0) { rc = -1; goto done; }
+    if (PySet_GET_SIZE(acted) == n && PyObject_SetAttr(state, s_phase, v_swaps) < 0) { rc = -1; goto done; }
+    rc = 1;
+done:
+    Py_XDECREF(next);
+    Py_XDECREF(players);
+    Py_XDECREF(acted);
+    return rc;
+}
+
+/* random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id, kind, turn)
+ *   -> the claims dict, or the step:
+ * one action of a random bot in a simulation (simulate_game's loop for it, in one call): its main step
+ * chosen as random_main chooses it; the step's event dict ({"kind", "die", "building", "lane", "space",
+ * "slot"}); the step applied by ``trusted(state, seat, step dict)`` (the compiled one-step action). When
+ * that applies it, giving (paid, vp): the action's event appended to ``events`` (``event`` the Event
+ * type, made as tuple.__new__(event, (game_id, len(events), kind, "action_taken", 1, payload)), the
+ * payload {"turn", "player", "steps": [step dict], "claims": {"paid", "vp", "coins": 0}}), the seat done
+ * (projector._done, in C, or ``done(state, seat)`` itself for an unusual table), and the claims dict
+ * returned for its coins to be filled in at the turn's end. When it declines (a question to ask):
+ * nothing made but the draws, and the step returned for the resolver. */
+static PyObject *random_action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 14 || !PyList_CheckExact(args[9]) || !PyType_Check(args[10])
+        || !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, "
+                                         "events, event, game_id, kind, turn): events a list, event a tuple type");
+        return NULL;
+    }
+    PyObject *state = args[3], *seat = args[7], *events = args[9], *step = random_main(self, args, 6), *as_dict = NULL,
+             *applied = NULL, *claims = NULL, *payload = NULL, *steps = NULL, *fields = NULL, *wrapped = NULL,
+             *event = NULL, *seq = NULL, *paid = NULL, *vp = NULL, *out = NULL;
+    if (step == NULL) return NULL;
+    if (step == Py_None) {
+        PyErr_SetString(PyExc_AssertionError, "a main prompt with no legal answer"); /* pass is always legal */
+        goto done;
+    }
+    if (!PyTuple_Check(step) || PyTuple_GET_SIZE(step) != 6) {
+        PyErr_SetString(PyExc_TypeError, "random_action: a step is a StepKey");
+        goto done;
+    }
+    PyObject *const *f = &PyTuple_GET_ITEM(step, 0);
+    if ((as_dict = PyDict_New()) == NULL || PyDict_SetItem(as_dict, k_kind, f[0]) < 0 || PyDict_SetItem(as_dict, k_die, f[1]) < 0
+        || PyDict_SetItem(as_dict, k_building, f[2]) < 0 || PyDict_SetItem(as_dict, k_lane, f[3]) < 0
+        || PyDict_SetItem(as_dict, k_space, f[4]) < 0 || PyDict_SetItem(as_dict, k_slot, f[5]) < 0)
+        goto done;
+    PyObject *call[3] = {state, seat, as_dict};
+    if ((applied = PyObject_Vectorcall(args[6], call, 3, NULL)) == NULL) goto done;
+    if (applied == Py_None) { /* declined: the resolver's */
+        out = Py_NewRef(step);
+        goto done;
+    }
+    if ((paid = PySequence_GetItem(applied, 0)) == NULL || (vp = PySequence_GetItem(applied, 1)) == NULL) goto done;
+    if ((claims = PyDict_New()) == NULL || PyDict_SetItem(claims, k_paid, paid) < 0 || PyDict_SetItem(claims, k_vp, vp) < 0
+        || PyDict_SetItem(claims, k_coins, zero) < 0)
+        goto done;
+    if ((steps = PyList_New(1)) == NULL) goto done;
+    PyList_SET_ITEM(steps, 0, Py_NewRef(as_dict));
+    if ((payload = PyDict_New()) == NULL || PyDict_SetItem(payload, k_turn, args[13]) < 0
+        || PyDict_SetItem(payload, k_player, seat) < 0 || PyDict_SetItem(payload, k_steps, steps) < 0
+        || PyDict_SetItem(payload, k_claims, claims) < 0)
+        goto done;
+    if ((seq = PyLong_FromSsize_t(PyList_GET_SIZE(events))) == NULL
+        || (fields = PyTuple_Pack(6, args[11], seq, args[12], v_action_taken, one, payload)) == NULL
+        || (wrapped = PyTuple_Pack(1, fields)) == NULL
+        || (event = PyTuple_Type.tp_new((PyTypeObject *)args[10], wrapped, NULL)) == NULL || PyList_Append(events, event) < 0)
+        goto done;
+    int finished = seat_done(state, seat);
+    if (finished < 0) goto done;
+    if (!finished) { /* the Python _done, for a table it reads otherwise */
+        PyObject *r = PyObject_Vectorcall(args[8], call, 2, NULL);
+        if (r == NULL) goto done;
+        Py_DECREF(r);
+    }
+    out = Py_NewRef(claims);
+done:
+    Py_XDECREF(vp);
+    Py_XDECREF(paid);
+    Py_XDECREF(seq);
+    Py_XDECREF(event);
+    Py_XDECREF(wrapped);
+    Py_XDECREF(fields);
+    Py_XDECREF(payload);
+    Py_XDECREF(steps);
+    Py_XDECREF(claims);
+    Py_XDECREF(applied);
+    Py_XDECREF(as_dict);
+    Py_DECREF(step);
+    return out;
+}
+
+/* setup(PlayerState): the type whose resources first_ok counts itself (as its property does). */
+static PyObject *setup(PyObject *self, PyObject *type) {
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "setup(PlayerState): a type");
+        return NULL;
+    }
+    Py_XSETREF(player_type, Py_NewRef(type));
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"random_main", (PyCFunction)(void (*)(void))random_main, METH_FASTCALL,
+     "random_main(getrandbits, first, tables, state, p, slow): bots.RandomBot.main, listed, shuffled and checked in one call"},
+    {"random_action", (PyCFunction)(void (*)(void))random_action, METH_FASTCALL,
+     "random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id, kind, turn): "
+     "a random bot's action in a simulation, chosen, applied and logged in one call"},
+    {"setup", (PyCFunction)setup, METH_O, "setup(PlayerState): the player type whose resources are counted here"},
     {"candidates", (PyCFunction)(void (*)(void))candidates, METH_FASTCALL,
      "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of): engine.action_candidates's listing"},
     {"below", (PyCFunction)(void (*)(void))below, METH_FASTCALL,
@@ -496,6 +733,14 @@ PyMODINIT_FUNC PyInit__cbots(void) {
     INTERN(s_guild, "guild"); INTERN(s_space, "space"); INTERN(s_cost, "cost"); INTERN(s_resources, "resources");
     INTERN(s_coins, "coins"); INTERN(s_coin_cap, "coin_cap"); INTERN(v_pass, "pass"); INTERN(v_wonder, "wonder");
     INTERN(v_when_chosen, "when_chosen");
+    INTERN(s_producers, "producers"); INTERN(s_crossed, "crossed"); INTERN(s_resources_spent, "resources_spent");
+    INTERN(s_die_keys, "die_keys"); INTERN(s_wonder_keys, "wonder_keys"); INTERN(s_keys, "keys");
+    INTERN(k_kind, "kind"); INTERN(k_die, "die"); INTERN(k_building, "building"); INTERN(k_lane, "lane");
+    INTERN(k_space, "space"); INTERN(k_slot, "slot"); INTERN(k_turn, "turn"); INTERN(k_player, "player");
+    INTERN(k_steps, "steps"); INTERN(k_claims, "claims"); INTERN(k_paid, "paid"); INTERN(k_vp, "vp"); INTERN(k_coins, "coins");
+    INTERN(s_acted, "acted"); INTERN(s_players, "players"); INTERN(s_next_seat, "next_seat"); INTERN(s_phase, "phase");
+    INTERN(v_swaps, "swaps"); INTERN(v_action_taken, "action_taken");
+    if ((one = PyLong_FromLong(1)) == NULL || (zero = PyLong_FromLong(0)) == NULL) return NULL;
     INTERN(k_id, "id"); INTERN(k_colour, "colour"); INTERN(k_face, "face"); INTERN(k_section, "section");
     return PyModule_Create(&module);
 }

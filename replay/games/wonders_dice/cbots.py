@@ -7,7 +7,9 @@ extension does the three: :func:`engine.action_candidates`'s listing (``candidat
 dice are rolled with it too, by ``roll``, which also makes the roll's event dicts), and
 :func:`engine.first_legal` and :func:`engine.legal_candidates`, the
 first legal candidate and all of them (``first_ok``, ``all_ok``: the usual candidate decided in C, any
-other, a Guild Court space, by the Python ``candidate_ok``),
+other, a Guild Court space, by the Python ``candidate_ok``; a :class:`~.state.PlayerState`'s resources
+counted as its property counts them, any other player's read from the property), and the random bot's
+main action, those three in one call (``random_main``: ``bots.RandomBot.main``),
 each giving exactly what the Python gives, so that seeded games stay byte-identical. The Python
 code is the reference and the fallback (``tests/test_wd_cbots.py`` compares both on thousands of
 seeded games).
@@ -24,7 +26,13 @@ from typing import Any
 
 from replay.compiled_ext import PURE, load
 
+from .state import PlayerState
+
 _module, NOT_BUILT = load(__package__, "_cbots", "the compiled bots")
+if _module is not None and not hasattr(_module, "setup"):  # built from older sources than these
+    _module, NOT_BUILT = None, "the compiled bots (_cbots) are built from older sources: pip install -e . again"
+if _module is not None:
+    _module.setup(PlayerState)  # whose resources first_ok counts without calling the property back
 """Why the extension is not there ("" when it is)."""
 
 BUILT_CANDIDATES: Callable[..., list[Any]] | None = None if _module is None else _module.candidates
@@ -34,6 +42,8 @@ BUILT_FIRST_OK: Callable[..., Any] | None = None if _module is None else _module
 BUILT_ALL_OK: Callable[..., Any] | None = None if _module is None else _module.all_ok
 BUILT_ROLL: Callable[..., tuple[list[dict[str, Any]], dict[str, tuple[str, int]]]] | None = (
     None if _module is None else _module.roll)
+BUILT_RANDOM_MAIN: Callable[..., Any] | None = None if _module is None else _module.random_main
+BUILT_RANDOM_ACTION: Callable[..., Any] | None = None if _module is None else _module.random_action
 
 CANDIDATES = None if PURE else BUILT_CANDIDATES
 """``candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of)``, or None: the Python."""
@@ -47,6 +57,14 @@ ALL_OK = None if PURE else BUILT_ALL_OK
 """``all_ok(candidates, state, p, free, slow)``: :func:`engine.legal_candidates`, or None: the Python."""
 ROLL = None if PURE else BUILT_ROLL
 """``roll(getrandbits, forum, faces, sections)``: a simulated roll's (event dice, roll), or None: the Python."""
+RANDOM_MAIN = None if PURE else BUILT_RANDOM_MAIN
+"""``random_main(getrandbits, first, tables, state, p, slow)``: ``RandomBot.main`` (listed, shuffled, the first
+legal), or None: the Python."""
+RANDOM_ACTION = None if PURE else BUILT_RANDOM_ACTION
+"""``random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id, kind, turn)``:
+a simulated random bot's action in one call (``simulate_game``'s loop for it: chosen by ``random_main``, applied by
+the compiled one-step action, its event appended, the seat done; the claims dict, or the step when the action
+asks a question), or None: the Python."""
 
 
 def active() -> bool:
@@ -57,11 +75,12 @@ def active() -> bool:
 @contextmanager
 def use(compiled: bool) -> Iterator[bool]:
     """The compiled bots on (where built) or off for a while; yields whether they are on."""
-    global CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL
-    saved = CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL
-    CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL = (
-        (BUILT_CANDIDATES, BUILT_SHUFFLE, BUILT_BELOW, BUILT_FIRST_OK, BUILT_ALL_OK, BUILT_ROLL) if compiled else (None,) * 6)
+    global CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN, RANDOM_ACTION
+    saved = CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN, RANDOM_ACTION
+    CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN, RANDOM_ACTION = (
+        (BUILT_CANDIDATES, BUILT_SHUFFLE, BUILT_BELOW, BUILT_FIRST_OK, BUILT_ALL_OK, BUILT_ROLL, BUILT_RANDOM_MAIN,
+         BUILT_RANDOM_ACTION) if compiled else (None,) * 8)
     try:
         yield CANDIDATES is not None
     finally:
-        CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL = saved
+        CANDIDATES, SHUFFLE, BELOW, FIRST_OK, ALL_OK, ROLL, RANDOM_MAIN, RANDOM_ACTION = saved

@@ -5,8 +5,9 @@ projector never draws a number; the same seed gives byte-identical events."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, cast
 
 from replay.contract import Bots
 from replay.driver import Replay
@@ -16,7 +17,7 @@ from replay.gcpause import gc_paused
 
 from . import cbots, compiled
 from .bots import BOTS, PLAIN, GreedyBot, RandomBot, below
-from .engine import Chooser, Outcome, StepKey, board_tables, fail_for, resolve, resolve_chosen
+from .engine import _PASS, Chooser, Outcome, StepKey, board_tables, candidate_ok, fail_for, resolve, resolve_chosen
 from .events import KIND
 from .kernel import direct_action
 from .projector import _done, _start_turn, act, apply_trusted, finish_actions
@@ -25,6 +26,10 @@ from .scoring import final_scores
 from .state import GameState
 
 MAX_TURNS = 200
+
+new_event = tuple.__new__
+"""``new_event(Event, fields)`` is ``Event(*fields)`` without the named tuple's Python ``__new__`` (a game makes
+~260 events: the frame is a measurable share of them)."""
 
 
 def _step_dict(s: StepKey) -> dict[str, Any]:
@@ -60,7 +65,7 @@ def simulate_game(
     replay: Replay[GameState] = Replay(GAME, GAME.library(extra=[rules]), level="raise")
 
     def emit(type_: str, version: int, payload: dict[str, Any]) -> Event:
-        e = Event(game_id, len(events), KIND, type_, version, payload)
+        e = new_event(Event, (game_id, len(events), KIND, type_, version, payload))
         events.append(e)
         return e
 
@@ -91,8 +96,22 @@ def simulate_game(
         c if not two_phase and isinstance(c, PLAIN) and type(c) in PLAIN else None for c in choosers  # (not a subclass)
     ]
     tables = [board_tables(rules, pl.board) for pl in players]
-    made: list[dict[str, Any] | None] = [None] * n  # a seat's one step as the kernel read it this turn, for its event
     trusted = compiled.TRUSTED  # the compiled direct_action(trusted=True) where built: None declines to the Python
+    # A random bot with the standard generator chooses its main action by one compiled call with every
+    # argument fixed for the game (the table, its player and board are the same objects throughout):
+    # RandomBot.main's own fast path, without its Python frame. With the compiled one-step action too,
+    # the whole action is one call (cbots.RANDOM_ACTION: chosen, applied, its event appended, the seat
+    # done) unless it asks a question, when it gives the step for the resolver.
+    random_main, random_action = cbots.RANDOM_MAIN, cbots.RANDOM_ACTION
+    mains: list[Callable[[], StepKey | None] | None] = [None] * n
+    acts: list[Callable[[int], dict[str, int] | StepKey] | None] = [None] * n
+    for i, plain in enumerate(fast):
+        if random_main is not None and type(plain) is RandomBot and isinstance(plain, RandomBot) and plain.getrandbits:
+            mains[i] = partial(random_main, plain.getrandbits, _PASS, tables[i], state, players[i], candidate_ok)
+            if random_action is not None and trusted is not None:
+                acts[i] = partial(random_action, plain.getrandbits, _PASS, tables[i], state, players[i], candidate_ok, trusted, i,
+                                  _done, events, Event, game_id, KIND)
+    claims: list[dict[str, int]] = [{} for _ in range(n)]  # each seat's claims this turn, their coins filled in at its end
     # Every event is made from choices checked as they were made (each bot answers only what its
     # prompt allows), so it is applied trusted, as Rules.apply_trusted would: the rolls, swaps and
     # ends of turns without their checks; the actions are resolved on the table as they are chosen.
@@ -117,41 +136,72 @@ def simulate_game(
         # the bots' choices are resolved on the table as they are made: the events record them
         if two_phase:
             firsts = [act(state, seat, turn, choosers[seat], fail_for(state, events[-1], seat)) for seat in range(n)]
+            seconds = finish_actions(state, dict(enumerate(choosers)))[1]  # every seat's follow-ups
+            for seat, first in enumerate(firsts):
+                second = seconds.get(seat, no_second)
+                steps = first.steps + second.steps if second.steps else first.steps
+                state.seq = emit("action_taken", 1, {
+                    "turn": turn, "player": seat, "steps": [_step_dict(s) for s in steps],
+                    "claims": {"paid": first.paid + second.paid, "vp": first.vp + second.vp, "coins": players[seat].coins},
+                }).seq
         else:
-            firsts = []
+            # Each action's event is made as the action is resolved (the events of a turn's actions
+            # follow its roll, in seat order, nothing between them); its claimed coins are what the
+            # player holds once every seat has acted (a later seat's action may change them), so
+            # they are filled in then, in place (the key's place in the dict is kept).
             for seat in range(n):
+                act_now = acts[seat]
+                if act_now is not None:  # a random bot's action in one compiled call
+                    done_or_step = act_now(turn)
+                    if type(done_or_step) is dict:  # applied, its event appended, the seat done: its claims
+                        claims[seat] = done_or_step
+                        continue
+                    # a question to ask: the resolver, the bot asked without prompts
+                    first = resolve_chosen(state, seat, cast(RandomBot, fast[seat]), cast(StepKey, done_or_step))
+                    logged = [_step_dict(s) for s in first.steps]
+                    claims[seat] = claim = {"paid": first.paid, "vp": first.vp, "coins": 0}
+                    events.append(new_event(Event, (game_id, len(events), KIND, "action_taken", 1,
+                                                    {"turn": turn, "player": seat, "steps": logged, "claims": claim})))
+                    _done(state, seat)
+                    continue
                 bot = fast[seat]
-                if bot is None:
-                    firsts.append(resolve(state, seat, choosers[seat]))
+                if bot is None:  # another chooser: asked through its prompts
+                    first = resolve(state, seat, choosers[seat])
+                    logged = [_step_dict(s) for s in first.steps]
+                    claims[seat] = claim = {"paid": first.paid, "vp": first.vp, "coins": 0}
                 else:
-                    step = bot.main(state, players[seat], tables[seat])
+                    choose = mains[seat]  # a random bot's main action in one compiled call, or its main
+                    step = choose() if choose is not None else bot.main(state, players[seat], tables[seat])
+                    if step is None:
+                        raise AssertionError("a main prompt with no legal answer")  # pass is always legal
                     as_dict = _step_dict(step)  # the event's step, and what the kernel reads
                     if trusted is not None:  # compiled: declines what direct_action declines, and odd values
                         done = trusted(state, seat, as_dict)  # (the resolver takes them: no second try)
                     else:
                         done = direct_action(state, seat, as_dict, trusted=True)
                     if done is None:  # a question to ask: the resolver, the bot asked without prompts
-                        firsts.append(resolve_chosen(state, seat, bot, step))
-                        made[seat] = None
+                        first = resolve_chosen(state, seat, bot, step)
+                        logged = [_step_dict(s) for s in first.steps]
+                        claims[seat] = claim = {"paid": first.paid, "vp": first.vp, "coins": 0}
                     else:
-                        firsts.append(Outcome(done[0], done[1], [step]))
-                        made[seat] = as_dict
+                        logged = [as_dict]
+                        claims[seat] = claim = {"paid": done[0], "vp": done[1], "coins": 0}
+                events.append(new_event(Event, (game_id, len(events), KIND, "action_taken", 1,
+                                                {"turn": turn, "player": seat, "steps": logged, "claims": claim})))
                 _done(state, seat)
-        seconds = finish_actions(state, dict(enumerate(choosers)))[1] if two_phase else {}  # every seat's follow-ups
-        for seat, first in enumerate(firsts):
-            second = seconds.get(seat, no_second)
-            steps = first.steps + second.steps if second.steps else first.steps
-            state.seq = emit("action_taken", 1, {
-                "turn": turn, "player": seat,
-                "steps": [made[seat]] if made[seat] is not None else [_step_dict(s) for s in steps],
-                "claims": {"paid": first.paid + second.paid, "vp": first.vp + second.vp,
-                           "coins": players[seat].coins},
-            }).seq
+            for seat in range(n):
+                claims[seat]["coins"] = players[seat].coins
+            state.seq = len(events) - 1
         for die in list(state.pending_swaps):
             greys = [d for d, c in state.forum.items() if c == "grey"]
             apply_trusted(state, emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
         apply_trusted(state, emit("turn_ended", 1, {"turn": turn}))
-    apply_trusted(state, emit("game_ended", 1, final_scores(state)))
+    # The end applied as apply_trusted applies it, with the scores the event carries rather than counted
+    # again (the state is this function's own, dropped on return: nobody sees the dict shared).
+    scores = final_scores(state)
+    state.seq = emit("game_ended", 1, scores).seq
+    state.result = scores
+    state.phase = "ended"
     return events
 
 
