@@ -2,7 +2,7 @@
  *
  * Eight functions, each the exact equivalent of a piece of pure Python, which stays the reference and
  * the fallback (tests/test_wd_cbots.py and test_wd_cbots_action.py compare both, function by function,
- * decision by decision and on whole seeded games), and ``setup(PlayerState)``:
+ * decision by decision and on whole seeded games), and ``setup(PlayerState, PackPart)``:
  *
  *   candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of) -> list
  *       engine.action_candidates's listing: ``first`` (the pass step, or None), then for the Wonder's
@@ -38,6 +38,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "_attrs.h" /* get_attr: the state's slots and pack parts read cheaply, as _ckernel.c reads them */
 
 static PyObject *s_die_keys, *s_wonder_keys, *s_keys;
 
@@ -128,7 +129,7 @@ static PyObject *listing(PyObject *first, PyObject *wonder, PyObject *forum, PyO
                 Py_DECREF(key);
                 goto error;
             } else { /* made on first use (and kept by the tables) */
-                if (die_keys == NULL && (die_keys = own_keys = PyObject_GetAttr(tables, s_die_keys)) == NULL) {
+                if (die_keys == NULL && (die_keys = own_keys = get_attr(tables, s_die_keys)) == NULL) {
                     Py_DECREF(key);
                     goto error;
                 }
@@ -321,11 +322,11 @@ static PyObject *player_type; /* state.PlayerState (set by setup): whose resourc
  * type: no error set), -1 on an error. */
 static int count_resources(PyObject *p, long *out) {
     if (player_type == NULL || (PyObject *)Py_TYPE(p) != player_type) return 0;
-    PyObject *producers = PyObject_GetAttr(p, s_producers), *crossed_all = NULL, *spent_o = NULL, *it = NULL, *x;
+    PyObject *producers = get_attr(p, s_producers), *crossed_all = NULL, *spent_o = NULL, *it = NULL, *x;
     int rc = 0;
     long made = 0, spent;
-    if (producers == NULL || (crossed_all = PyObject_GetAttr(p, s_crossed)) == NULL
-        || (spent_o = PyObject_GetAttr(p, s_resources_spent)) == NULL) {
+    if (producers == NULL || (crossed_all = get_attr(p, s_crossed)) == NULL
+        || (spent_o = get_attr(p, s_resources_spent)) == NULL) {
         PyErr_Clear(); /* the property's own lookups raise it again */
         goto done;
     }
@@ -414,18 +415,18 @@ static int verdict(Table *t, PyObject *p, PyObject *s, int free) {
             Py_CLEAR(v);
         }
     }
-    if ((bcolour = PyObject_GetAttr(b, s_colour)) == NULL) goto done;
+    if ((bcolour = get_attr(b, s_colour)) == NULL) goto done;
     if ((is = contains(t->special, bcolour)) < 0) goto done;
     if (is) {
         if ((is = contains(t->unlocked, bcolour)) < 0) goto done;
         if (!is) { rc = 0; goto done; }
     }
-    if ((guild = PyObject_GetAttr(b, s_guild)) == NULL) goto done;
+    if ((guild = get_attr(b, s_guild)) == NULL) goto done;
     if ((is = PyObject_IsTrue(guild)) < 0) goto done;
     if (is) { rc = 2; goto done; } /* the Guild Court's condition: the Python's */
-    if ((spaces = PyObject_GetAttr(b, s_space)) == NULL) goto done;
+    if ((spaces = get_attr(b, s_space)) == NULL) goto done;
     if ((space = PyObject_GetItem(spaces, PyTuple_GET_ITEM(s, 4))) == NULL) goto done;
-    if ((cost_o = PyObject_GetAttr(space, s_cost)) == NULL) goto done;
+    if ((cost_o = get_attr(space, s_cost)) == NULL) goto done;
     long cost;
     if (!small_long(cost_o, &cost)) { rc = 2; goto done; }
     if (cost) { /* construction_coins */
@@ -433,7 +434,7 @@ static int verdict(Table *t, PyObject *p, PyObject *s, int free) {
             int counted = count_resources(p, &t->resources);
             if (counted < 0) goto done;
             if (!counted) { /* the property itself */
-                if ((v = PyObject_GetAttr(p, s_resources)) == NULL) goto done;
+                if ((v = get_attr(p, s_resources)) == NULL) goto done;
                 if (!small_long(v, &t->resources)) { rc = 2; goto done; }
             }
             t->resources_known = 1;
@@ -470,27 +471,27 @@ static int table_read(Table *t, PyObject *state, PyObject *p) {
     PyObject *rules = NULL, *start = NULL, *options = NULL, *o = NULL;
     int rc = -1;
     memset(t, 0, sizeof *t);
-    if ((rules = PyObject_GetAttr(state, s_rules)) == NULL || (start = PyObject_GetAttr(rules, s_start)) == NULL
-        || (options = PyObject_GetAttr(state, s_options)) == NULL
-        || (t->special = PyObject_GetAttr(start, s_special)) == NULL
-        || (t->forum_sections = PyObject_GetAttr(start, s_forum_sections)) == NULL
-        || (t->board = PyObject_GetAttr(p, s_board)) == NULL || (t->forum = PyObject_GetAttr(state, s_forum)) == NULL
-        || (t->roll = PyObject_GetAttr(state, s_roll)) == NULL || (t->unlocked = PyObject_GetAttr(p, s_unlocked)) == NULL
-        || (t->free_colours = PyObject_GetAttr(p, s_free_colours)) == NULL
-        || (t->discount = PyObject_GetAttr(p, s_discount)) == NULL || (t->income = PyObject_GetAttr(p, s_income)) == NULL
-        || (t->coin_cap = PyObject_GetAttr(options, s_coin_cap)) == NULL)
+    if ((rules = get_attr(state, s_rules)) == NULL || (start = get_attr(rules, s_start)) == NULL
+        || (options = get_attr(state, s_options)) == NULL
+        || (t->special = get_attr(start, s_special)) == NULL
+        || (t->forum_sections = get_attr(start, s_forum_sections)) == NULL
+        || (t->board = get_attr(p, s_board)) == NULL || (t->forum = get_attr(state, s_forum)) == NULL
+        || (t->roll = get_attr(state, s_roll)) == NULL || (t->unlocked = get_attr(p, s_unlocked)) == NULL
+        || (t->free_colours = get_attr(p, s_free_colours)) == NULL
+        || (t->discount = get_attr(p, s_discount)) == NULL || (t->income = get_attr(p, s_income)) == NULL
+        || (t->coin_cap = get_attr(options, s_coin_cap)) == NULL)
         goto done;
     rc = 0;
     if (!PyDict_CheckExact(t->discount) || !PyDict_CheckExact(t->income)) goto done;
-    if ((o = PyObject_GetAttr(p, s_discount_all)) == NULL) { rc = -1; goto done; }
+    if ((o = get_attr(p, s_discount_all)) == NULL) { rc = -1; goto done; }
     if (!small_long(o, &t->discount_all)) goto done;
     Py_CLEAR(o);
-    if ((o = PyObject_GetAttr(p, s_coins)) == NULL) { rc = -1; goto done; }
+    if ((o = get_attr(p, s_coins)) == NULL) { rc = -1; goto done; }
     if (!small_long(o, &t->coins)) goto done;
     Py_CLEAR(o);
     t->capped = t->coin_cap != Py_None;
     if (t->capped && !small_long(t->coin_cap, &t->cap)) goto done;
-    if ((o = PyObject_GetAttr(options, s_income)) == NULL) { rc = -1; goto done; }
+    if ((o = get_attr(options, s_income)) == NULL) { rc = -1; goto done; }
     if ((t->when_chosen = PyObject_RichCompareBool(o, v_when_chosen, Py_EQ)) < 0) { rc = -1; goto done; }
     rc = 1;
 done:
@@ -562,9 +563,9 @@ static PyObject *random_main(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     PyObject *tables = args[2], *state = args[3], *p = args[4], *wonder = NULL, *made = NULL, *forum = NULL,
              *rolled = NULL, *crossed = NULL, *found = NULL, *list = NULL;
-    if ((wonder = PyObject_GetAttr(tables, s_wonder_keys)) != NULL && (made = PyObject_GetAttr(tables, s_keys)) != NULL
-        && (forum = PyObject_GetAttr(state, s_forum)) != NULL && (rolled = PyObject_GetAttr(state, s_roll)) != NULL
-        && (crossed = PyObject_GetAttr(p, s_crossed)) != NULL
+    if ((wonder = get_attr(tables, s_wonder_keys)) != NULL && (made = get_attr(tables, s_keys)) != NULL
+        && (forum = get_attr(state, s_forum)) != NULL && (rolled = get_attr(state, s_roll)) != NULL
+        && (crossed = get_attr(p, s_crossed)) != NULL
         && (list = listing(args[1], wonder, forum, rolled, made, NULL, tables, crossed)) != NULL
         && shuffle_list(args[0], list) == 0)
         found = legal_of(list, state, p, Py_False, args[5], 0);
@@ -584,9 +585,9 @@ static PyObject *k_kind, *k_die, *k_building, *k_lane, *k_space, *k_slot, *k_tur
  * of them: their number), and once every seat has acted the turn's swaps come. 1 done, 0 for the Python
  * _done (an unusual table: ``acted`` not a set, ``players`` not a list), -1 on an error. */
 static int seat_done(PyObject *state, PyObject *seat) {
-    PyObject *acted = PyObject_GetAttr(state, s_acted), *players = NULL, *next = NULL;
+    PyObject *acted = get_attr(state, s_acted), *players = NULL, *next = NULL;
     int rc = 0;
-    if (acted == NULL || (players = PyObject_GetAttr(state, s_players)) == NULL) { rc = -1; goto done; }
+    if (acted == NULL || (players = get_attr(state, s_players)) == NULL) { rc = -1; goto done; }
     if (!PySet_CheckExact(acted) || !PyList_CheckExact(players)) goto done;
     if (PySet_Add(acted, seat) < 0) { rc = -1; goto done; }
     Py_ssize_t n = PyList_GET_SIZE(players), nxt = n;
@@ -687,13 +688,15 @@ done:
     return out;
 }
 
-/* setup(PlayerState): the type whose resources first_ok counts itself (as its property does). */
-static PyObject *setup(PyObject *self, PyObject *type) {
-    if (!PyType_Check(type)) {
-        PyErr_SetString(PyExc_TypeError, "setup(PlayerState): a type");
+/* setup(PlayerState, PackPart): the type whose resources first_ok counts itself (as its property does),
+ * and the pack parts' base, whose attributes get_attr keeps (_attrs.h). */
+static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "setup(PlayerState, PackPart): two types");
         return NULL;
     }
-    Py_XSETREF(player_type, Py_NewRef(type));
+    Py_XSETREF(player_type, Py_NewRef(args[0]));
+    Py_XSETREF(pack_part, Py_NewRef(args[1]));
     Py_RETURN_NONE;
 }
 
@@ -703,7 +706,8 @@ static PyMethodDef methods[] = {
     {"random_action", (PyCFunction)(void (*)(void))random_action, METH_FASTCALL,
      "random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id, kind, turn): "
      "a random bot's action in a simulation, chosen, applied and logged in one call"},
-    {"setup", (PyCFunction)setup, METH_O, "setup(PlayerState): the player type whose resources are counted here"},
+    {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
+     "setup(PlayerState, PackPart): the player type whose resources are counted here, the pack parts' base"},
     {"candidates", (PyCFunction)(void (*)(void))candidates, METH_FASTCALL,
      "candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of): engine.action_candidates's listing"},
     {"below", (PyCFunction)(void (*)(void))below, METH_FASTCALL,

@@ -25,14 +25,16 @@ from contextlib import contextmanager
 from typing import Any
 
 from replay.compiled_ext import PURE, load
+from replay.packs import PackPart
 
 from .state import PlayerState
 
 _module, NOT_BUILT = load(__package__, "_cbots", "the compiled bots")
-if _module is not None and not hasattr(_module, "setup"):  # built from older sources than these
+try:  # the type whose resources first_ok counts without calling the property back; pack parts' reads kept
+    if _module is not None:
+        _module.setup(PlayerState, PackPart)
+except (AttributeError, TypeError):  # built from older sources than these
     _module, NOT_BUILT = None, "the compiled bots (_cbots) are built from older sources: pip install -e . again"
-if _module is not None:
-    _module.setup(PlayerState)  # whose resources first_ok counts without calling the property back
 """Why the extension is not there ("" when it is)."""
 
 BUILT_CANDIDATES: Callable[..., list[Any]] | None = None if _module is None else _module.candidates
