@@ -150,42 +150,32 @@ def simulate_game(
             # player holds once every seat has acted (a later seat's action may change them), so
             # they are filled in then, in place (the key's place in the dict is kept).
             for seat in range(n):
-                act_now = acts[seat]
+                bot, act_now = fast[seat], acts[seat]
+                done: tuple[int, int] | None = None
                 if act_now is not None:  # a random bot's action in one compiled call
                     done_or_step = act_now(turn)
                     if type(done_or_step) is dict:  # applied, its event appended, the seat done: its claims
                         claims[seat] = done_or_step
                         continue
-                    # a question to ask: the resolver, the bot asked without prompts
-                    first = resolve_chosen(state, seat, cast(RandomBot, fast[seat]), cast(StepKey, done_or_step))
-                    logged = [_step_dict(s) for s in first.steps]
-                    claims[seat] = claim = {"paid": first.paid, "vp": first.vp, "coins": 0}
-                    events.append(new_event(Event, (game_id, len(events), KIND, "action_taken", 1,
-                                                    {"turn": turn, "player": seat, "steps": logged, "claims": claim})))
-                    _done(state, seat)
-                    continue
-                bot = fast[seat]
-                if bot is None:  # another chooser: asked through its prompts
-                    first = resolve(state, seat, choosers[seat])
-                    logged = [_step_dict(s) for s in first.steps]
-                    claims[seat] = claim = {"paid": first.paid, "vp": first.vp, "coins": 0}
-                else:
+                    step = cast(StepKey, done_or_step)  # a question to ask: the resolver, below
+                elif bot is not None:
                     choose = mains[seat]  # a random bot's main action in one compiled call, or its main
-                    step = choose() if choose is not None else bot.main(state, players[seat], tables[seat])
-                    if step is None:
+                    found = choose() if choose is not None else bot.main(state, players[seat], tables[seat])
+                    if found is None:
                         raise AssertionError("a main prompt with no legal answer")  # pass is always legal
+                    step = found
                     as_dict = _step_dict(step)  # the event's step, and what the kernel reads
                     if trusted is not None:  # compiled: declines what direct_action declines, and odd values
                         done = trusted(state, seat, as_dict)  # (the resolver takes them: no second try)
                     else:
                         done = direct_action(state, seat, as_dict, trusted=True)
-                    if done is None:  # a question to ask: the resolver, the bot asked without prompts
-                        first = resolve_chosen(state, seat, bot, step)
-                        logged = [_step_dict(s) for s in first.steps]
-                        claims[seat] = claim = {"paid": first.paid, "vp": first.vp, "coins": 0}
-                    else:
-                        logged = [as_dict]
-                        claims[seat] = claim = {"paid": done[0], "vp": done[1], "coins": 0}
+                if done is not None:
+                    logged = [as_dict]
+                    claims[seat] = claim = {"paid": done[0], "vp": done[1], "coins": 0}
+                else:  # another chooser, asked through its prompts; or a question: the bot asked without prompts
+                    first = resolve(state, seat, choosers[seat]) if bot is None else resolve_chosen(state, seat, bot, step)
+                    logged = [_step_dict(s) for s in first.steps]
+                    claims[seat] = claim = {"paid": first.paid, "vp": first.vp, "coins": 0}
                 events.append(new_event(Event, (game_id, len(events), KIND, "action_taken", 1,
                                                 {"turn": turn, "player": seat, "steps": logged, "claims": claim})))
                 _done(state, seat)
