@@ -15,13 +15,14 @@ setup(
         Extension(
             "replay.games.wonders_dice._ckernel",
             ["replay/games/wonders_dice/_ckernel.c"],
-            depends=["replay/games/wonders_dice/_attrs.h"],  # shared with _cbots: rebuilt when it changes, in the sdist
+            # shared with _cbots: rebuilt when they change, and carried in the sdist
+            depends=["replay/games/wonders_dice/_attrs.h", "replay/games/wonders_dice/_resources.h"],
             optional=True,
         ),
         Extension(  # the bots' listing and shuffle (replay/games/wonders_dice/cbots.py), the same way optional
             "replay.games.wonders_dice._cbots",
             ["replay/games/wonders_dice/_cbots.c"],
-            depends=["replay/games/wonders_dice/_attrs.h"],
+            depends=["replay/games/wonders_dice/_attrs.h", "replay/games/wonders_dice/_resources.h"],
             optional=True,
         ),
         Extension(

@@ -38,7 +38,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include "_attrs.h" /* get_attr: the state's slots and pack parts read cheaply, as _ckernel.c reads them */
+#include "_attrs.h" /* get_attr, set_attr: the state's slots and pack parts read cheaply, as _ckernel.c reads them */
+#include "_resources.h" /* count_produced: PlayerState.resources, as _ckernel.c counts it */
 
 static PyObject *s_die_keys, *s_wonder_keys, *s_keys;
 
@@ -322,41 +323,16 @@ static PyObject *player_type; /* state.PlayerState (set by setup): whose resourc
  * type: no error set), -1 on an error. */
 static int count_resources(PyObject *p, long *out) {
     if (player_type == NULL || (PyObject *)Py_TYPE(p) != player_type) return 0;
-    PyObject *producers = get_attr(p, s_producers), *crossed_all = NULL, *spent_o = NULL, *it = NULL, *x;
+    PyObject *producers = get_attr(p, s_producers), *crossed_all = NULL, *spent_o = NULL;
     int rc = 0;
-    long made = 0, spent;
+    long spent;
     if (producers == NULL || (crossed_all = get_attr(p, s_crossed)) == NULL
         || (spent_o = get_attr(p, s_resources_spent)) == NULL) {
         PyErr_Clear(); /* the property's own lookups raise it again */
         goto done;
     }
-    if (!PyTuple_CheckExact(producers) || !PyDict_CheckExact(crossed_all) || !small_long(spent_o, &spent)) goto done;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(producers); i++) {
-        PyObject *pair = PyTuple_GET_ITEM(producers, i);
-        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0))
-            || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(pair, 1)))
-            goto done;
-        PyObject *crossed = PyDict_GetItemWithError(crossed_all, PyTuple_GET_ITEM(pair, 0)); /* borrowed */
-        if (crossed == NULL) {
-            if (PyErr_Occurred()) { rc = -1; goto done; }
-            continue;
-        }
-        if (!PySet_CheckExact(crossed)) goto done; /* a list, a frozenset, ...: the property */
-        if (PySet_GET_SIZE(crossed) == 0) continue;
-        if ((it = PyObject_GetIter(PyTuple_GET_ITEM(pair, 1))) == NULL) { rc = -1; goto done; }
-        while ((x = PyIter_Next(it)) != NULL) {
-            int in = PyUnicode_CheckExact(x) ? PySet_Contains(crossed, x) : -2; /* a space that is not a str: the property */
-            Py_DECREF(x);
-            if (in < 0) { rc = in == -1 ? -1 : 0; goto done; }
-            made += in;
-        }
-        Py_CLEAR(it);
-        if (PyErr_Occurred()) { rc = -1; goto done; }
-    }
-    *out = made - spent;
-    rc = 1;
+    if (small_long(spent_o, &spent)) rc = count_produced(producers, crossed_all, spent, out);
 done:
-    Py_XDECREF(it);
     Py_XDECREF(spent_o);
     Py_XDECREF(crossed_all);
     Py_XDECREF(producers);
@@ -598,8 +574,8 @@ static int seat_done(PyObject *state, PyObject *seat) {
         if (in < 0) { rc = -1; goto done; }
         if (!in) { nxt = s; break; }
     }
-    if ((next = PyLong_FromSsize_t(nxt)) == NULL || PyObject_SetAttr(state, s_next_seat, next) < 0) { rc = -1; goto done; }
-    if (PySet_GET_SIZE(acted) == n && PyObject_SetAttr(state, s_phase, v_swaps) < 0) { rc = -1; goto done; }
+    if ((next = PyLong_FromSsize_t(nxt)) == NULL || set_attr(state, s_next_seat, next) < 0) { rc = -1; goto done; }
+    if (PySet_GET_SIZE(acted) == n && set_attr(state, s_phase, v_swaps) < 0) { rc = -1; goto done; }
     rc = 1;
 done:
     Py_XDECREF(next);

@@ -41,6 +41,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "_attrs.h" /* get_attr, set_attr: the state's slots and pack parts read cheaply */
+#include "_resources.h" /* count_produced: PlayerState.resources, as _cbots.c counts it */
 
 /* ------------------------------------------------------------------ interned names */
 
@@ -132,36 +133,11 @@ static int set_long(PyObject *obj, PyObject *name, long value) {
     return rc;
 }
 
-/* PlayerState.resources: crossed spaces that produce a resource, less those spent; 0 on failure. */
+/* PlayerState.resources (_resources.h's count); 0 on failure or an unusual value (declined: no error left). */
 static int player_resources(PyObject *producers, PyObject *crossed_all, long spent, long *out) {
-    long made = 0;
-    if (!PyTuple_CheckExact(producers)) return 0;
-    Py_ssize_t n = PyTuple_GET_SIZE(producers);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *pair = PyTuple_GET_ITEM(producers, i);
-        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return 0;
-        PyObject *crossed = PyDict_GetItemWithError(crossed_all, PyTuple_GET_ITEM(pair, 0));
-        if (crossed == NULL) {
-            if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
-            continue;
-        }
-        if (!PySet_CheckExact(crossed)) return 0;
-        if (PySet_GET_SIZE(crossed) == 0) continue;
-        PyObject *spaces = PyTuple_GET_ITEM(pair, 1);
-        if (!PyFrozenSet_CheckExact(spaces)) return 0;
-        PyObject *it = PyObject_GetIter(spaces), *x;
-        if (it == NULL) { PyErr_Clear(); return 0; }
-        while ((x = PyIter_Next(it)) != NULL) {
-            int in = PySet_Contains(crossed, x);
-            Py_DECREF(x);
-            if (in < 0) { Py_DECREF(it); PyErr_Clear(); return 0; }
-            made += in;
-        }
-        Py_DECREF(it);
-        if (PyErr_Occurred()) { PyErr_Clear(); return 0; }
-    }
-    *out = made - spent;
-    return 1;
+    int counted = count_produced(producers, crossed_all, spent, out);
+    if (counted < 0) PyErr_Clear();
+    return counted > 0;
 }
 
 /* A kernel's two ways out other than success: declined (None, nothing changed, any lookup error

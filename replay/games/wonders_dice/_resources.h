@@ -1,0 +1,48 @@
+/* PlayerState.resources counted in C, for the 7 Wonders Dice extensions (_ckernel.c, _cbots.c): one
+ * count, as the property counts it (state.py: for each (building, spaces that produce a resource) of
+ * the board, ``len(spaces.intersection(crossed[building]))``, summed, less the resources spent).
+ *
+ * Only the usual values are counted here: a tuple of (str, frozenset of str) pairs, a dict of sets, str
+ * spaces (an odd value could make hashing or comparing run Python code). Anything else returns 0 with
+ * no error set, and the caller reads the property, which gives what it always gave. */
+#ifndef REPLAY_WD_RESOURCES_H
+#define REPLAY_WD_RESOURCES_H
+
+#include <Python.h>
+
+/* The produced spaces crossed less ``spent`` into *out: 1, 0 to leave it to the property (no error
+ * set), -1 on an error (set). */
+static int count_produced(PyObject *producers, PyObject *crossed_all, long spent, long *out) {
+    long made = 0;
+    if (!PyTuple_CheckExact(producers) || !PyDict_CheckExact(crossed_all)) return 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(producers); i++) {
+        PyObject *pair = PyTuple_GET_ITEM(producers, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0))
+            || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(pair, 1)))
+            return 0;
+        PyObject *crossed = PyDict_GetItemWithError(crossed_all, PyTuple_GET_ITEM(pair, 0)); /* borrowed */
+        if (crossed == NULL) {
+            if (PyErr_Occurred()) return -1;
+            continue;
+        }
+        if (!PySet_CheckExact(crossed)) return 0; /* a list, a frozenset, ...: the property */
+        if (PySet_GET_SIZE(crossed) == 0) continue;
+        PyObject *it = PyObject_GetIter(PyTuple_GET_ITEM(pair, 1)), *x;
+        if (it == NULL) return -1;
+        while ((x = PyIter_Next(it)) != NULL) {
+            int in = PyUnicode_CheckExact(x) ? PySet_Contains(crossed, x) : -2; /* a space that is not a str: the property */
+            Py_DECREF(x);
+            if (in < 0) {
+                Py_DECREF(it);
+                return in == -1 ? -1 : 0;
+            }
+            made += in;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) return -1;
+    }
+    *out = made - spent;
+    return 1;
+}
+
+#endif
