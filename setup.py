@@ -1,11 +1,11 @@
 """The optional C extensions (everything else is in pyproject.toml): the 7 Wonders Dice fold's kernel,
 the hash chain's links for bulk import, and the archive's column decoder; and the 7 Wonders Dice
-bots' listing and shuffle of candidate actions.
+bots' listing and shuffle of candidate actions and its projection's rows.
 
 ``optional=True``: where one cannot be compiled (no compiler, no Python headers), the install goes on
 without it and the pure-Python code runs instead, with the same results
-(replay/games/wonders_dice/compiled.py and cbots.py, replay/chain_compiled.py, replay/columns.py; REPLAY_PURE=1 forces
-that path where they are built).
+(replay/games/wonders_dice/compiled.py, cbots.py and rows_compiled.py, replay/chain_compiled.py,
+replay/columns.py; REPLAY_PURE=1 forces that path where they are built).
 """
 
 from setuptools import Extension, setup
@@ -22,6 +22,12 @@ setup(
         Extension(  # the bots' listing and shuffle (replay/games/wonders_dice/cbots.py), the same way optional
             "replay.games.wonders_dice._cbots",
             ["replay/games/wonders_dice/_cbots.c"],
+            depends=["replay/games/wonders_dice/_attrs.h", "replay/games/wonders_dice/_resources.h"],
+            optional=True,
+        ),
+        Extension(  # the 7 Wonders Dice projection's rows (replay/games/wonders_dice/rows_compiled.py), the same way optional
+            "replay.games.wonders_dice._crows",
+            ["replay/games/wonders_dice/_crows.c"],
             depends=["replay/games/wonders_dice/_attrs.h", "replay/games/wonders_dice/_resources.h"],
             optional=True,
         ),

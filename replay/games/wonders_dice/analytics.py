@@ -19,6 +19,7 @@ import pyarrow as pa
 from replay.contract import Analytics, Step, TableObserver
 from replay.events import Event
 
+from . import rows_compiled
 from .engine import construction_coins, defence, die_cost, forum_cost
 from .rules_data import Building, default_ruleset
 from .scoring import end_rates, final_scores
@@ -93,20 +94,12 @@ class _Rows(TableObserver):
             self.out["dice"].extend([(game_id, turn, d, forum[d], face, section)
                                      for d, (face, section) in state.roll.items()])
         elif kind == "turn_ended":
-            players = state.players
-            n = len(players)
-            game_id, turn = self.game_id, e.payload["turn"]
-            append = self.out["turn_states"].append
-            for p in players:
-                get = p.crossed.get
-                counts = tuple(map(len, map(get, BUILDINGS, _EMPTY)))
-                aligned = _aligned(p.board)
-                if aligned is not None:  # the board's buildings are the columns': completed in the same order
-                    completed = list(compress(BUILDINGS, map(eq, counts, aligned)))
-                else:
-                    completed = [b for b, size in _sizes(p.board) if len(get(b, ())) == size]
-                append((game_id, turn, p.seat, p.name, n, p.coins, max(0, p.resources), _vp(state, p), sum(p.bonuses),
-                        sorted(p.unlocked), completed) + counts)
+            game_id, turn, out = self.game_id, e.payload["turn"], self.out["turn_states"]
+            rows = rows_compiled.ROWS
+            if rows is not None:
+                rows.turn_rows(out, state, game_id, turn, BUILDINGS, lambda p: _turn_row(state, game_id, turn, p))
+            else:
+                out.extend([_turn_row(state, game_id, turn, p) for p in state.players])
 
     def finish(self, state: GameState | None) -> None:
         if state is None:
@@ -126,6 +119,19 @@ class _Rows(TableObserver):
 
     def rows(self) -> dict[str, list[dict[str, Any]]]:
         return {t: [dict(zip(NAMES[t], r)) for r in records] for t, records in self.out.items()}
+
+
+def _turn_row(state: GameState, game_id: str, turn: int, p: PlayerState) -> tuple[Any, ...]:
+    """A player's turn_states row: the table at the end of a turn."""
+    get = p.crossed.get
+    counts = tuple(map(len, map(get, BUILDINGS, _EMPTY)))
+    aligned = _aligned(p.board)
+    if aligned is not None:  # the board's buildings are the columns': completed in the same order
+        completed = list(compress(BUILDINGS, map(eq, counts, aligned)))
+    else:
+        completed = [b for b, size in _sizes(p.board) if len(get(b, ())) == size]
+    return (game_id, turn, p.seat, p.name, len(state.players), p.coins, max(0, p.resources), _vp(state, p),
+            sum(p.bonuses), sorted(p.unlocked), completed) + counts
 
 
 _SIZES: dict[int, tuple[dict[str, Building], tuple[tuple[str, int], ...]]] = {}
@@ -177,6 +183,11 @@ def _action_before(state: GameState, e: Event) -> tuple[Any, ...]:
     """Describe an action from the table before it: (the row's first 14 values, building, lane, space,
     attack_printed, defender_shields, steps; and the player's VP, coins and spaces crossed this turn)."""
     p = e.payload
+    rows = rows_compiled.ROWS
+    if rows is not None:
+        made = rows.action_before(state, p, e.game_id, e.seq)
+        if made is not None:
+            return made  # type: ignore[no-any-return]
     player = state.players[p["player"]]
     steps = p["steps"]
     main = steps[0]
@@ -206,6 +217,11 @@ def _action_before(state: GameState, e: Event) -> tuple[Any, ...]:
 def _action_after(state: GameState, e: Event, before: tuple[Any, ...]) -> tuple[Any, ...]:
     """An action's row: what :func:`_action_before` saw, completed from the table after it."""
     p = e.payload
+    rows = rows_compiled.ROWS
+    if rows is not None:
+        made = rows.action_after(state, p, before)
+        if made is not None:
+            return made  # type: ignore[no-any-return]
     head: tuple[Any, ...] = before[0]
     building, lane, space, attack, shields, steps, before_vp, before_coins, crossed_before = before[1:]
     player = state.players[p["player"]]

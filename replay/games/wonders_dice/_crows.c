@@ -1,0 +1,590 @@
+/* The 7 Wonders Dice projection's rows in C (optional: see rows_compiled.py).
+ *
+ * Three functions, each the exact equivalent of a piece of analytics.py, which stays the reference and
+ * the fallback (tests/test_wd_rows_compiled.py compares both on many games, clean and disputed), and
+ * ``setup(PlayerState, PackPart)``:
+ *
+ *   action_before(state, payload, game_id, seq) -> tuple, or None
+ *       analytics._action_before: an action described from the table before it.
+ *   action_after(state, payload, before) -> tuple, or None
+ *       analytics._action_after: the actions row, completed from the table after it.
+ *   turn_rows(out, state, game_id, turn, buildings, fallback) -> None
+ *       the turn_states rows of a turn's end appended to ``out``, one a player, in seat order: each made
+ *       here (the end effects' VP counted as analytics._vp counts them), or by ``fallback(player)`` (the
+ *       Python row) for a player this file does not do (a board whose buildings are not ``buildings``).
+ *
+ * They do the usual case only: exact dicts, lists, tuples, ints and strs as the fold leaves them, a
+ * state.PlayerState (whose resources are counted as the property counts them: _resources.h). Anything else gives None (the action functions) or the fallback's row, with no
+ * error set, and the Python code does what it always did, raising what it always raised: so an odd
+ * value is never wrong here, only slower. The defender's shields, read for the rare printed attack, are
+ * engine.defence's own (set by setup's caller through ``defence``).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include "_attrs.h"     /* get_attr: the state's slots and pack parts read cheaply, as the kernel reads them */
+#include "_resources.h" /* count_produced: PlayerState.resources */
+
+static PyObject *player_type = NULL; /* state.PlayerState, set by setup() */
+static PyObject *defence = NULL;     /* engine.defence, set by setup() */
+static PyObject *s_players, *s_board, *s_space, *s_cost, *s_effects, *s_type, *s_vp, *s_forum, *s_roll, *s_rules,
+    *s_start, *s_forum_sections, *s_free_colours, *s_discount_all, *s_discount, *s_seat, *s_name, *s_city, *s_coins,
+    *s_this_turn, *s_producers, *s_crossed, *s_resources_spent, *s_end_effects, *s_bonuses, *s_unlocked;
+static PyObject *k_player, *k_steps, *k_kind, *k_building, *k_lane, *k_space, *k_die, *k_turn, *k_claims, *k_paid,
+    *k_slot;
+static PyObject *v_build, *v_wonder, *v_attack, *v_bonus, *v_leaders, *v_gallery, *v_max, *s_options, *s_per_space_vp,
+    *s_spaces, *s_leader;
+#define BUILDINGS_MAX 64 /* the columns' buildings (analytics.BUILDINGS: 9) */
+
+/* The references a call holds, let go together at its end. */
+#define HELD 32
+typedef struct {
+    PyObject *o[HELD];
+    int n;
+} Held;
+
+/* ``o`` kept in ``h`` (NULL passes through: the caller's error). */
+static PyObject *hold(Held *h, PyObject *o) {
+    if (o != NULL) {
+        if (h->n == HELD) {
+            Py_DECREF(o);
+            PyErr_SetString(PyExc_SystemError, "_crows: too many held references");
+            return NULL;
+        }
+        h->o[h->n++] = o;
+    }
+    return o;
+}
+
+static void let_go(Held *h) {
+    while (h->n > 0) Py_DECREF(h->o[--h->n]);
+}
+
+/* An attribute, held: NULL with an error. */
+static PyObject *attr(Held *h, PyObject *obj, PyObject *name) {
+    return hold(h, get_attr(obj, name));
+}
+
+/* d[key] of an exact dict, borrowed: NULL with no error set when d is not one or has no such key. */
+static PyObject *item(PyObject *d, PyObject *key) {
+    if (!PyDict_CheckExact(d)) return NULL;
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    if (v == NULL) PyErr_Clear(); /* an exact str key cannot fail to hash: only a missing key is left */
+    return v;
+}
+
+/* An exact int that fits a long into *out: 1, or 0 (anything else; no error set). */
+static int small_int(PyObject *o, long *out) {
+    if (o == NULL || !PyLong_CheckExact(o)) return 0;
+    int overflow;
+    *out = PyLong_AsLongAndOverflow(o, &overflow);
+    return !overflow && !(*out == -1 && PyErr_Occurred());
+}
+
+/* sum(d.values()) of an exact dict of small ints: 1, or 0 (anything else). */
+static int sum_values(PyObject *d, long *out) {
+    if (d == NULL || !PyDict_CheckExact(d)) return 0;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    long total = 0, x;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        if (!small_int(v, &x) || (x > 0 && total > LONG_MAX - x) || (x < 0 && total < LONG_MIN - x)) return 0;
+        total += x;
+    }
+    *out = total;
+    return 1;
+}
+
+/* The player of a payload, borrowed (an exact int seat in range): NULL when not, no error set. */
+static PyObject *player_of(Held *h, PyObject *state, PyObject *payload, Py_ssize_t *n) {
+    long seat;
+    PyObject *players = attr(h, state, s_players);
+    if (players == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (!PyList_CheckExact(players) || !small_int(item(payload, k_player), &seat) || seat < 0
+        || seat >= PyList_GET_SIZE(players))
+        return NULL;
+    *n = PyList_GET_SIZE(players);
+    return PyList_GET_ITEM(players, seat);
+}
+
+/* The player's resources as PlayerState.resources gives them: 1, or 0 (another type, odd values). */
+static int resources_of(Held *h, PyObject *player, long *out) {
+    long spent;
+    if (player_type == NULL || (PyObject *)Py_TYPE(player) != player_type) return 0;
+    PyObject *producers = attr(h, player, s_producers), *crossed = attr(h, player, s_crossed),
+             *spent_o = attr(h, player, s_resources_spent);
+    if (producers == NULL || crossed == NULL || spent_o == NULL) return -1;
+    if (!small_int(spent_o, &spent)) return 0;
+    return count_produced(producers, crossed, spent, out);
+}
+
+/* None as a new reference where ``o`` is NULL: a missing key's value (``dict.get``). */
+static PyObject *or_none(PyObject *o) {
+    return o == NULL ? Py_NewRef(Py_None) : Py_NewRef(o);
+}
+
+/* The build or Wonder part of _action_before: space, coins, die and the first attack printed, into
+ * vals[0..6] (colour, section, forum, die_cost, coins, attack, shields; new references). 1, 0, -1. */
+static int build_values(Held *h, PyObject *state, PyObject *player, PyObject *main, int build, PyObject **vals) {
+    long cost, resources, section, forum, discount_all, discount = 0, die_cost = 0;
+    PyObject *building = item(main, k_building), *space_id = item(main, k_space);
+    PyObject *board = attr(h, player, s_board);
+    if (board == NULL) return -1;
+    if (building == NULL || space_id == NULL || !PyUnicode_CheckExact(building) || !PyUnicode_CheckExact(space_id))
+        return 0;
+    PyObject *b = item(board, building);
+    if (b == NULL) return 0;
+    PyObject *spaces = attr(h, b, s_space);
+    if (spaces == NULL) return -1;
+    PyObject *space = item(spaces, space_id);
+    if (space == NULL) return 0;
+    PyObject *cost_o = attr(h, space, s_cost), *effects = attr(h, space, s_effects);
+    if (cost_o == NULL || effects == NULL) return -1;
+    if (!small_int(cost_o, &cost) || !PyTuple_CheckExact(effects)) return 0;
+    long coins = 0;
+    if (cost != 0) { /* construction_coins: nothing to pay counts no resources */
+        int ok = resources_of(h, player, &resources);
+        if (ok <= 0) return ok;
+        coins = cost - (resources > 0 ? resources : 0);
+        if (coins < 0) coins = 0;
+    }
+    if (build) {
+        PyObject *die = item(main, k_die);
+        PyObject *forum_d = attr(h, state, s_forum), *roll = attr(h, state, s_roll), *rules = attr(h, state, s_rules);
+        if (forum_d == NULL || roll == NULL || rules == NULL) return -1;
+        if (die == NULL || !PyUnicode_CheckExact(die)) return 0;
+        PyObject *colour = item(forum_d, die), *rolled = item(roll, die);
+        if (colour == NULL || !PyUnicode_CheckExact(colour) || rolled == NULL || !PyTuple_CheckExact(rolled)
+            || PyTuple_GET_SIZE(rolled) != 2 || !small_int(PyTuple_GET_ITEM(rolled, 1), &section))
+            return 0;
+        PyObject *start = attr(h, rules, s_start);
+        PyObject *sections = start == NULL ? NULL : attr(h, start, s_forum_sections);
+        if (sections == NULL) return -1;
+        if (!PyTuple_CheckExact(sections) || section < 0 || section >= PyTuple_GET_SIZE(sections)
+            || !small_int(PyTuple_GET_ITEM(sections, section), &forum))
+            return 0;
+        PyObject *free = attr(h, player, s_free_colours), *all = attr(h, player, s_discount_all),
+                 *by_colour = attr(h, player, s_discount);
+        if (free == NULL || all == NULL || by_colour == NULL) return -1;
+        if (!PyAnySet_CheckExact(free) || !small_int(all, &discount_all) || !PyDict_CheckExact(by_colour)) return 0;
+        int is_free = PySet_Contains(free, colour);
+        if (is_free < 0) return -1;
+        PyObject *off = item(by_colour, colour);
+        if (off != NULL && !small_int(off, &discount)) return 0;
+        if (!is_free) {
+            die_cost = forum - discount_all - discount;
+            if (die_cost < 0) die_cost = 0;
+        }
+        vals[0] = Py_NewRef(colour);
+        vals[1] = Py_NewRef(PyTuple_GET_ITEM(rolled, 1));
+        vals[2] = Py_NewRef(PyTuple_GET_ITEM(sections, section));
+        if ((vals[3] = PyLong_FromLong(die_cost)) == NULL) return -1;
+    }
+    if ((vals[4] = PyLong_FromLong(coins)) == NULL) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(effects); i++) { /* the first attack printed */
+        PyObject *e = PyTuple_GET_ITEM(effects, i), *t = get_attr(e, s_type);
+        if (t == NULL) return -1;
+        int is = PyUnicode_CheckExact(t) ? PyUnicode_Compare(t, v_attack) == 0 : -1;
+        Py_DECREF(t);
+        if (is < 0) return 0;
+        if (is) {
+            if ((vals[5] = get_attr(e, s_vp)) == NULL) return -1;
+            break;
+        }
+    }
+    if (vals[5] != NULL && vals[5] != Py_None) {
+        PyObject *seat = attr(h, player, s_seat);
+        if (seat == NULL || (vals[6] = PyObject_CallFunctionObjArgs(defence, state, seat, building, NULL)) == NULL)
+            return -1;
+    }
+    return 1;
+}
+
+static PyObject *action_before(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || defence == NULL) {
+        PyErr_SetString(PyExc_TypeError, "action_before(state, payload, game_id, seq), after setup()");
+        return NULL;
+    }
+    PyObject *state = args[0], *payload = args[1], *result = NULL;
+    PyObject *vals[7] = {NULL};
+    Held h = {.n = 0};
+    Py_ssize_t n;
+    long vp;
+    PyObject *player = player_of(&h, state, payload, &n);
+    PyObject *steps = player == NULL ? NULL : item(payload, k_steps), *turn = item(payload, k_turn);
+    if (player == NULL || steps == NULL || turn == NULL || !PyList_CheckExact(steps) || PyList_GET_SIZE(steps) == 0)
+        goto decline;
+    PyObject *main = PyList_GET_ITEM(steps, 0), *kind = item(main, k_kind);
+    if (kind == NULL || !PyUnicode_CheckExact(kind)) goto decline;
+    int build = PyUnicode_Compare(kind, v_build) == 0, wonder = !build && PyUnicode_Compare(kind, v_wonder) == 0;
+    if (build || wonder) {
+        int ok = build_values(&h, state, player, main, build, vals);
+        if (ok < 0) goto done;
+        if (ok == 0) goto decline;
+    }
+    PyObject *seat = attr(&h, player, s_seat), *name = attr(&h, player, s_name), *city = attr(&h, player, s_city),
+             *vp_d = attr(&h, player, s_vp), *coins = attr(&h, player, s_coins), *this_turn = attr(&h, player, s_this_turn);
+    if (seat == NULL || name == NULL || city == NULL || vp_d == NULL || coins == NULL || this_turn == NULL) goto done;
+    if (!sum_values(vp_d, &vp) || !PyList_CheckExact(this_turn)) goto decline;
+    for (int i = 0; i < 7; i++)
+        if (vals[i] == NULL) vals[i] = Py_NewRef(Py_None);
+    PyObject *head = Py_BuildValue("(OOOOOOnOOOOOOO)", args[2], args[3], turn, seat, name, city, n, kind,
+                                   item(main, k_die) ? item(main, k_die) : Py_None, vals[0], vals[1], vals[2], vals[3],
+                                   vals[4]);
+    if (head == NULL) goto done;
+    PyObject *b = item(main, k_building), *l = item(main, k_lane), *x = item(main, k_space);
+    result = Py_BuildValue("(NOOOOOnlOn)", head, b ? b : Py_None, l ? l : Py_None, x ? x : Py_None, vals[5], vals[6],
+                           PyList_GET_SIZE(steps), vp, coins, PyList_GET_SIZE(this_turn));
+    goto done;
+decline:
+    result = Py_NewRef(Py_None);
+done:
+    for (int i = 0; i < 7; i++) Py_XDECREF(vals[i]);
+    let_go(&h);
+    return result;
+}
+
+/* [x.type for b, s in this_turn[start:] for x in board[b].space[s].effects] into a new list: NULL with
+ * no error set for anything odd. */
+static PyObject *effects_crossed(Held *h, PyObject *board, PyObject *this_turn, Py_ssize_t start) {
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = start; i < PyList_GET_SIZE(this_turn); i++) {
+        PyObject *pair = PyList_GET_ITEM(this_turn, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) goto odd;
+        PyObject *b = item(board, PyTuple_GET_ITEM(pair, 0));
+        if (b == NULL || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0)) || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 1)))
+            goto odd;
+        PyObject *spaces = attr(h, b, s_space);
+        if (spaces == NULL) goto error;
+        PyObject *space = item(spaces, PyTuple_GET_ITEM(pair, 1));
+        if (space == NULL) goto odd;
+        PyObject *effects = attr(h, space, s_effects);
+        if (effects == NULL) goto error;
+        if (!PyTuple_CheckExact(effects)) goto odd;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(effects); j++) {
+            PyObject *t = get_attr(PyTuple_GET_ITEM(effects, j), s_type);
+            if (t == NULL) goto error;
+            int bad = PyList_Append(out, t);
+            Py_DECREF(t);
+            if (bad) goto error;
+        }
+        let_go(h); /* the player's own references were taken before: hold only a crossing's at a time */
+    }
+    return out;
+odd:
+    Py_DECREF(out);
+    return NULL;
+error:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyObject *action_after(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "action_after(state, payload, before)");
+        return NULL;
+    }
+    PyObject *state = args[0], *payload = args[1], *before = args[2], *result = NULL, *effects = NULL;
+    Held h = {.n = 0}, crossing = {.n = 0};
+    Py_ssize_t n;
+    long vp, vp_before, coins_before, crossed_before, coins, paid_l;
+    if (!PyTuple_CheckExact(before) || PyTuple_GET_SIZE(before) != 10 || !PyTuple_CheckExact(PyTuple_GET_ITEM(before, 0))
+        || !small_int(PyTuple_GET_ITEM(before, 7), &vp_before) || !small_int(PyTuple_GET_ITEM(before, 8), &coins_before)
+        || !small_int(PyTuple_GET_ITEM(before, 9), &crossed_before) || crossed_before < 0)
+        goto decline;
+    PyObject *player = player_of(&h, state, payload, &n), *steps = item(payload, k_steps);
+    if (player == NULL || steps == NULL || !PyList_CheckExact(steps)) goto decline;
+    PyObject *board = attr(&h, player, s_board), *this_turn = attr(&h, player, s_this_turn),
+             *vp_d = attr(&h, player, s_vp), *coins_o = attr(&h, player, s_coins);
+    if (board == NULL || this_turn == NULL || vp_d == NULL || coins_o == NULL) goto done;
+    if (!PyDict_CheckExact(board) || !PyList_CheckExact(this_turn) || !sum_values(vp_d, &vp)) goto decline;
+    PyObject *slot = Py_None; /* the first bonus step's slot */
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(steps); i++) {
+        PyObject *s = PyList_GET_ITEM(steps, i), *kind = item(s, k_kind);
+        if (kind == NULL || !PyUnicode_CheckExact(kind)) goto decline;
+        if (PyUnicode_Compare(kind, v_bonus) == 0) {
+            PyObject *value = item(s, k_slot);
+            if (value == NULL) goto decline;
+            if (slot == Py_None) slot = value;
+        }
+    }
+    PyObject *claims = PyDict_CheckExact(payload) ? item(payload, k_claims) : NULL, *paid = NULL;
+    if (claims != NULL && claims != Py_None) {
+        if (!PyDict_CheckExact(claims)) goto decline; /* a falsy non-dict, or .get on another type: the Python */
+        paid = item(claims, k_paid);
+    }
+    if (paid == NULL || paid == Py_None) {
+        if (!small_int(coins_o, &coins)) goto decline;
+        paid_l = coins_before - coins;
+        paid = NULL;
+    }
+    effects = effects_crossed(&crossing, board, this_turn, crossed_before);
+    let_go(&crossing);
+    if (effects == NULL) {
+        if (PyErr_Occurred()) goto done;
+        goto decline;
+    }
+    PyObject *tail = paid != NULL ? Py_BuildValue("(OOOOlOOOOO)", paid, PyTuple_GET_ITEM(before, 1),
+                                                  PyTuple_GET_ITEM(before, 2), PyTuple_GET_ITEM(before, 3), vp - vp_before,
+                                                  PyTuple_GET_ITEM(before, 4), PyTuple_GET_ITEM(before, 5), effects,
+                                                  PyTuple_GET_ITEM(before, 6), slot)
+                                  : Py_BuildValue("(lOOOlOOOOO)", paid_l > 0 ? paid_l : 0, PyTuple_GET_ITEM(before, 1),
+                                                  PyTuple_GET_ITEM(before, 2), PyTuple_GET_ITEM(before, 3), vp - vp_before,
+                                                  PyTuple_GET_ITEM(before, 4), PyTuple_GET_ITEM(before, 5), effects,
+                                                  PyTuple_GET_ITEM(before, 6), slot);
+    if (tail == NULL) goto done;
+    result = PySequence_Concat(PyTuple_GET_ITEM(before, 0), tail);
+    Py_DECREF(tail);
+    goto done;
+decline:
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(effects);
+    let_go(&h);
+    return result;
+}
+
+/* How many of the spaces a player crossed in ``building`` count: len(crossed.get(building, ())), or for
+ * "leaders" the Gallery's crossed spaces whose space is a leader's (analytics._vp). 1, 0 (odd), -1. */
+static int counted_spaces(Held *h, PyObject *crossed, PyObject *board, PyObject *counted, long *out) {
+    int leaders = PyUnicode_Compare(counted, v_leaders) == 0;
+    PyObject *spaces = item(crossed, leaders ? v_gallery : counted);
+    *out = 0;
+    if (spaces == NULL) return 1;
+    if (!PyAnySet_CheckExact(spaces) && !PyList_CheckExact(spaces)) return 0;
+    if (!leaders) {
+        *out = (long)PyObject_Size(spaces);
+        return 1;
+    }
+    PyObject *gallery = item(board, v_gallery);
+    if (gallery == NULL) return 1; /* no Gallery on the board: no leaders */
+    PyObject *by_id = attr(h, gallery, s_space);
+    if (by_id == NULL) return -1;
+    PyObject *it = PyObject_GetIter(spaces), *x;
+    if (it == NULL) return -1;
+    int ok = 1;
+    while (ok == 1 && (x = PyIter_Next(it)) != NULL) {
+        PyObject *space = PyUnicode_CheckExact(x) ? item(by_id, x) : NULL;
+        Py_DECREF(x);
+        if (space == NULL) {
+            ok = 0; /* the Python raises what it raises */
+            break;
+        }
+        PyObject *leader = get_attr(space, s_leader);
+        int is = leader == NULL ? -1 : PyObject_IsTrue(leader);
+        Py_XDECREF(leader);
+        if (is < 0) ok = -1;
+        else *out += is;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : ok;
+}
+
+#define END_KEYS 16
+/* analytics._vp for a player with end effects: sum(vp.values()) plus each (category, counted) rate of
+ * scoring.end_rates times the spaces it counts, into *total. 1, 0 (odd: the Python's), -1. */
+static int end_vp(Held *h, PyObject *state, PyObject *end, PyObject *crossed, PyObject *board, long *total) {
+    PyObject *cats[END_KEYS], *counts[END_KEYS];
+    long rates[END_KEYS];
+    int keys = 0;
+    PyObject *options = attr(h, state, s_options);
+    PyObject *per = options == NULL ? NULL : attr(h, options, s_per_space_vp);
+    if (per == NULL) return -1;
+    if (!PyUnicode_CheckExact(per) || !PyDict_CheckExact(board)) return 0;
+    int take_max = PyUnicode_Compare(per, v_max) == 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(end); i++) {
+        PyObject *e = PyList_GET_ITEM(end, i);
+        long vp;
+        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 3 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 0))
+            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 1)) || !small_int(PyTuple_GET_ITEM(e, 2), &vp)
+            || vp > 1000000 || vp < -1000000)
+            return 0;
+        int k = 0;
+        while (k < keys && (PyUnicode_Compare(cats[k], PyTuple_GET_ITEM(e, 0)) != 0
+                            || PyUnicode_Compare(counts[k], PyTuple_GET_ITEM(e, 1)) != 0))
+            k++;
+        if (k == keys) {
+            if (keys == END_KEYS) return 0;
+            cats[k] = PyTuple_GET_ITEM(e, 0); /* borrowed: the list is held */
+            counts[k] = PyTuple_GET_ITEM(e, 1);
+            rates[k] = 0;
+            keys++;
+        }
+        rates[k] = take_max ? (vp > rates[k] ? vp : rates[k]) : rates[k] + vp;
+    }
+    for (int k = 0; k < keys; k++) {
+        long n;
+        int ok = counted_spaces(h, crossed, board, counts[k], &n);
+        if (ok <= 0) return ok;
+        *total += rates[k] * n; /* rates within a million, n a board's spaces: no overflow */
+    }
+    return 1;
+}
+
+/* The number of spaces of each building when the board has exactly ``buildings`` in that order, into
+ * sizes (analytics._aligned): 1, 0 (another board: the Python row), -1. */
+static int aligned_sizes(Held *h, PyObject *board, PyObject *buildings, long *sizes) {
+    Py_ssize_t pos = 0, j = 0;
+    PyObject *key, *b;
+    if (!PyDict_CheckExact(board) || PyDict_GET_SIZE(board) != PyTuple_GET_SIZE(buildings)) return 0;
+    while (PyDict_Next(board, &pos, &key, &b)) {
+        PyObject *want = PyTuple_GET_ITEM(buildings, j);
+        if (key != want && (!PyUnicode_CheckExact(key) || PyUnicode_Compare(key, want) != 0)) return 0;
+        PyObject *spaces = get_attr(b, s_spaces);
+        if (spaces == NULL) return -1;
+        sizes[j++] = PyTuple_CheckExact(spaces) ? (long)PyTuple_GET_SIZE(spaces) : -1;
+        Py_DECREF(spaces);
+        if (sizes[j - 1] < 0) return 0;
+    }
+    return 1;
+}
+
+/* One player's turn_states row, or NULL: with an error set (an error), or none (for the fallback). */
+static PyObject *turn_row(PyObject *state, PyObject *game_id, PyObject *turn, Py_ssize_t n, PyObject *p,
+                          PyObject *buildings) {
+    Held h = {.n = 0};
+    PyObject *row = NULL, *unlocked_list = NULL, *completed = NULL;
+    long resources, vp, bonuses = 0, sizes[BUILDINGS_MAX];
+    Py_ssize_t nb = PyTuple_GET_SIZE(buildings);
+    PyObject *board = attr(&h, p, s_board);
+    if (board == NULL) goto done;
+    if (aligned_sizes(&h, board, buildings, sizes) <= 0) goto done; /* not the columns' board: the Python */
+    PyObject *end = attr(&h, p, s_end_effects), *crossed = attr(&h, p, s_crossed), *vp_d = attr(&h, p, s_vp),
+             *bonus_list = attr(&h, p, s_bonuses), *unlocked = attr(&h, p, s_unlocked), *seat = attr(&h, p, s_seat),
+             *name = attr(&h, p, s_name), *coins = attr(&h, p, s_coins);
+    if (end == NULL || crossed == NULL || vp_d == NULL || bonus_list == NULL || unlocked == NULL || seat == NULL
+        || name == NULL || coins == NULL)
+        goto done;
+    if (!PyList_CheckExact(end) || !PyDict_CheckExact(crossed) || !PyList_CheckExact(bonus_list)
+        || !PyAnySet_CheckExact(unlocked))
+        goto done;
+    if (!sum_values(vp_d, &vp) || (PyList_GET_SIZE(end) != 0 && end_vp(&h, state, end, crossed, board, &vp) <= 0))
+        goto done;
+    int ok = resources_of(&h, p, &resources);
+    if (ok <= 0) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(bonus_list); i++) { /* sum(bonuses) of bools */
+        PyObject *b = PyList_GET_ITEM(bonus_list, i);
+        if (!PyBool_Check(b)) goto done;
+        bonuses += b == Py_True;
+    }
+    if ((unlocked_list = PySequence_List(unlocked)) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(unlocked_list); i++)
+        if (!PyUnicode_CheckExact(PyList_GET_ITEM(unlocked_list, i))) goto done; /* strs sort as sorted() sorts them */
+    if (PyList_Sort(unlocked_list) < 0 || (completed = PyList_New(0)) == NULL) goto done;
+    if ((row = PyTuple_New(11 + nb)) == NULL) goto done;
+    for (Py_ssize_t j = 0; j < nb; j++) {
+        PyObject *spaces = item(crossed, PyTuple_GET_ITEM(buildings, j));
+        Py_ssize_t count = 0;
+        if (spaces != NULL) {
+            if (!PyAnySet_CheckExact(spaces) && !PyList_CheckExact(spaces)) goto odd;
+            count = PyObject_Size(spaces);
+        }
+        if (count == sizes[j] && PyList_Append(completed, PyTuple_GET_ITEM(buildings, j)) < 0) goto odd;
+        PyObject *c = PyLong_FromSsize_t(count);
+        if (c == NULL) goto odd;
+        PyTuple_SET_ITEM(row, 11 + j, c);
+    }
+    PyObject *values[11] = {game_id, turn, seat, name, NULL, coins, NULL, NULL, NULL, unlocked_list, completed};
+    long numbers[11] = {0, 0, 0, 0, (long)n, 0, resources > 0 ? resources : 0, vp, bonuses, 0, 0};
+    for (int i = 0; i < 11; i++) {
+        PyObject *v = values[i] != NULL ? Py_NewRef(values[i]) : PyLong_FromLong(numbers[i]);
+        if (v == NULL) goto odd;
+        PyTuple_SET_ITEM(row, i, v);
+    }
+    goto done;
+odd:
+    Py_CLEAR(row);
+done:
+    Py_XDECREF(unlocked_list);
+    Py_XDECREF(completed);
+    let_go(&h);
+    return row;
+}
+
+static PyObject *turn_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyList_Check(args[0]) || !PyTuple_CheckExact(args[4])
+        || PyTuple_GET_SIZE(args[4]) > BUILDINGS_MAX) {
+        PyErr_SetString(PyExc_TypeError, "turn_rows(out, state, game_id, turn, buildings tuple, fallback)");
+        return NULL;
+    }
+    PyObject *out = args[0], *state = args[1], *fallback = args[5];
+    PyObject *players = get_attr(state, s_players);
+    if (players == NULL) return NULL;
+    if (!PyList_CheckExact(players)) { /* the Python's rows, as it iterates them */
+        PyObject *rows = PyObject_GetIter(players), *p;
+        for (int bad = rows == NULL; !bad && (p = PyIter_Next(rows)) != NULL;) {
+            PyObject *row = PyObject_CallOneArg(fallback, p);
+            Py_DECREF(p);
+            bad = row == NULL || PyList_Append(out, row) < 0;
+            Py_XDECREF(row);
+        }
+        Py_XDECREF(rows);
+        Py_DECREF(players);
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(players);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *p = PyList_GET_ITEM(players, i);
+        PyObject *row = turn_row(state, args[2], args[3], n, p, args[4]);
+        if (row == NULL && !PyErr_Occurred()) row = PyObject_CallOneArg(fallback, p);
+        int bad = row == NULL || PyList_Append(out, row) < 0;
+        Py_XDECREF(row);
+        if (bad) {
+            Py_DECREF(players);
+            return NULL;
+        }
+    }
+    Py_DECREF(players);
+    Py_RETURN_NONE;
+}
+
+static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyType_Check(args[1]) || !PyCallable_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "setup(PlayerState, PackPart, defence): two types and engine.defence");
+        return NULL;
+    }
+    Py_XSETREF(player_type, Py_NewRef(args[0]));
+    Py_XSETREF(pack_part, Py_NewRef(args[1]));
+    Py_XSETREF(defence, Py_NewRef(args[2]));
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"action_before", (PyCFunction)(void (*)(void))action_before, METH_FASTCALL,
+     "action_before(state, payload, game_id, seq): analytics._action_before, or None for the Python"},
+    {"action_after", (PyCFunction)(void (*)(void))action_after, METH_FASTCALL,
+     "action_after(state, payload, before): analytics._action_after, or None for the Python"},
+    {"turn_rows", (PyCFunction)(void (*)(void))turn_rows, METH_FASTCALL,
+     "turn_rows(out, state, game_id, turn, buildings, fallback): a turn's turn_states rows appended"},
+    {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
+     "setup(PlayerState, PackPart, defence): the player type counted here, the pack parts' base, engine.defence"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_crows",
+                                    "The 7 Wonders Dice projection's rows in C (see rows_compiled.py).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+#define INTERN(var, text) if (((var) = PyUnicode_InternFromString(text)) == NULL) return NULL
+
+PyMODINIT_FUNC PyInit__crows(void) {
+    INTERN(s_players, "players"); INTERN(s_board, "board"); INTERN(s_space, "space"); INTERN(s_cost, "cost");
+    INTERN(s_effects, "effects"); INTERN(s_type, "type"); INTERN(s_vp, "vp"); INTERN(s_forum, "forum");
+    INTERN(s_roll, "roll"); INTERN(s_rules, "rules"); INTERN(s_start, "start"); INTERN(s_forum_sections, "forum_sections");
+    INTERN(s_free_colours, "free_colours"); INTERN(s_discount_all, "discount_all"); INTERN(s_discount, "discount");
+    INTERN(s_seat, "seat"); INTERN(s_name, "name"); INTERN(s_city, "city"); INTERN(s_coins, "coins");
+    INTERN(s_this_turn, "this_turn"); INTERN(s_producers, "producers"); INTERN(s_crossed, "crossed");
+    INTERN(s_resources_spent, "resources_spent"); INTERN(s_end_effects, "end_effects"); INTERN(s_bonuses, "bonuses");
+    INTERN(s_unlocked, "unlocked");
+    INTERN(k_player, "player"); INTERN(k_steps, "steps"); INTERN(k_kind, "kind"); INTERN(k_building, "building");
+    INTERN(k_lane, "lane"); INTERN(k_space, "space"); INTERN(k_die, "die"); INTERN(k_turn, "turn");
+    INTERN(k_claims, "claims"); INTERN(k_paid, "paid"); INTERN(k_slot, "slot");
+    INTERN(v_leaders, "leaders"); INTERN(v_gallery, "gallery"); INTERN(v_max, "max"); INTERN(s_options, "options");
+    INTERN(s_per_space_vp, "per_space_vp"); INTERN(s_spaces, "spaces"); INTERN(s_leader, "leader");
+    INTERN(v_build, "build"); INTERN(v_wonder, "wonder"); INTERN(v_attack, "attack"); INTERN(v_bonus, "bonus");
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,181 @@
+"""The compiled rows of the 7 Wonders Dice projection (``_crows``, see ``rows_compiled.py``) against the
+pure-Python observer, their reference: the same derived rows, value by value and type by type, on
+simulated games under every pack of ``test_project_rows_pinned.py``, on damaged games, and on states
+and payloads with odd values (which the extension must leave to the Python, so that whatever the
+Python gives or raises, the compiled path gives or raises too).
+
+Where the extension is not built these tests are skipped, saying so; with ``REPLAY_REQUIRE_COMPILED=1``
+(CI, ``.ci/run``) they fail instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from helpers import require_compiled
+from test_project_rows_pinned import BOTS, NAMES, PACKS
+from test_wd_direct import _damage
+
+from replay.analytics.project import derive_records
+from replay.driver import Replay
+from replay.events import Event
+from replay.games.wonders_dice import GAME as WD
+from replay.games.wonders_dice import analytics, rows_compiled, simulate_game
+from replay.games.wonders_dice.state import GameState
+
+require_compiled(rows_compiled.BUILT, rows_compiled.NOT_BUILT)
+
+
+def _rows(events: list[Event], compiled: bool, library: Any) -> Any:
+    """Every derived row of a game (or the exception deriving raised, by class and words), and each
+    value's type."""
+    with rows_compiled.use(compiled) as on:
+        assert on == compiled
+        try:
+            rows, records = derive_records(WD, events, library, True)
+        except Exception as exc:  # the same failure either way is what is compared
+            return f"{type(exc).__name__}: {exc}"
+    return rows, records, {t: [tuple(type(v) for v in r) for r in rs] for t, rs in records.items()}
+
+
+@pytest.mark.parametrize("pack_name", sorted(PACKS))
+def test_compiled_and_pure_rows_agree_under_every_pack(pack_name: str) -> None:
+    pack = PACKS[pack_name]
+    library = WD.library(extra=[pack])
+    for bots in BOTS:
+        for i in range(12 if bots == "greedy" else 24):
+            events = simulate_game(f"{pack_name}-{bots}-{i}", NAMES[: 2 + i % 6], 9100 + i, BOTS[bots], pack)
+            assert _rows(events, True, library) == _rows(events, False, library), events[0].game_id
+
+
+def test_the_usual_rows_are_made_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The extension makes every usual row itself (so the comparisons above compare it, not the
+    Python with itself): no action declined, no turn row asked of the Python, on the default pack's
+    games and on one with every variant (end effects and leaders counted in C)."""
+    asked: list[int] = []
+    monkeypatch.setattr(analytics, "_turn_row", lambda *a: asked.append(1) or ())
+    for pack_name in ("default", "every-two-phase"):
+        library = WD.library(extra=[PACKS[pack_name]])
+        for i in range(8):
+            events = simulate_game(f"usual-{i}", NAMES[: 2 + i % 6], 9300 + i, ("random",), PACKS[pack_name])
+            state: GameState | None = None
+            replay = Replay(WD, library)
+            for e in events:
+                state = replay.state
+                if e.type == "action_taken" and state is not None:
+                    assert rows_compiled.BUILT.action_before(state, e.payload, e.game_id, e.seq) is not None, e
+                replay.push(e)
+            with rows_compiled.use(True):
+                derive_records(WD, events, library, True)
+    assert asked == []
+
+
+def test_damaged_games_give_the_same_rows_or_the_same_error() -> None:
+    library = WD.library()
+    rng = random.Random(5)
+    for i in range(120):
+        events = _damage(simulate_game(f"dmg-{i}", NAMES[: 2 + i % 6], 9500 + i, ("random",)), rng)
+        assert _rows(events, True, library) == _rows(events, False, library), i
+
+
+def _outcome(call: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    try:
+        return call(*args)
+    except Exception as exc:  # compared by class and words
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _both(call: Callable[..., Any], *args: Any) -> tuple[Any, Any]:
+    """``call(*args)`` with the compiled rows, and with the Python: what each gave or raised."""
+    with rows_compiled.use(True):
+        compiled = _outcome(call, args)
+    with rows_compiled.use(False):
+        pure = _outcome(call, args)
+    return compiled, pure
+
+
+ODD_PAYLOADS: list[Callable[[dict[str, Any]], None]] = [
+    lambda p: p.update(player=-1), lambda p: p.update(player=True), lambda p: p.update(player=99),
+    lambda p: p.update(player="0"), lambda p: p.update(steps=[]), lambda p: p.update(steps=tuple(p["steps"])),
+    lambda p: p.pop("turn"), lambda p: p.pop("steps"), lambda p: p["steps"][0].update(kind=None),
+    lambda p: p["steps"][0].update(kind="build", die="nowhere"), lambda p: p["steps"][0].pop("die", None),
+    lambda p: p["steps"][0].update(building=7), lambda p: p["steps"][0].update(space=None),
+    lambda p: p.update(claims=0), lambda p: p.update(claims=[]), lambda p: p.update(claims={}),
+    lambda p: p.update(claims={"paid": "x"}), lambda p: p.update(claims={"paid": None}),
+    lambda p: p["steps"].append({"kind": "bonus"}), lambda p: p["steps"].append({"kind": "bonus", "slot": 2}),
+    lambda p: p["steps"].append("bonus"),
+]
+
+
+def test_odd_payloads_are_left_to_the_python() -> None:
+    """An action's row from each odd payload: what the Python gives or raises, either way."""
+    events = simulate_game("odd", NAMES[:4], 9700, ("random",), PACKS["every-seat-order"])
+    library = WD.library(extra=[PACKS["every-seat-order"]])
+    replay = Replay(WD, library)
+    checked = 0
+    for e in events:
+        state = replay.state
+        if e.type == "action_taken" and state is not None and checked < 40:
+            for change in ODD_PAYLOADS:
+                payload = {k: (list(map(dict, v)) if k == "steps" else v) for k, v in e.payload.items()}
+                change(payload)
+                odd = e._replace(payload=payload)
+                before = _both(analytics._action_before, state, odd)
+                assert before[0] == before[1], (e.seq, payload)
+                if isinstance(before[1], tuple):
+                    after = _both(analytics._action_after, state, odd, before[1])
+                    assert after[0] == after[1], (e.seq, payload)
+            checked += 1
+        replay.push(e)
+    assert checked == 40
+
+
+def _odd_states(state: GameState) -> list[GameState]:
+    """Copies of a state, each with one player's values of an odd type or an unusual board."""
+    out = []
+    for change in range(7):
+        odd = state.copy()
+        p = odd.players[change % len(odd.players)]
+        if change == 0:
+            p.crossed = {b: sorted(s) for b, s in p.crossed.items()}  # lists, not sets
+        elif change == 1:
+            p.bonuses = [int(b) for b in p.bonuses]
+        elif change == 2:
+            p.unlocked = sorted(p.unlocked)  # type: ignore[assignment]
+        elif change == 3:
+            p.board = dict(reversed(p.board.items()))  # the columns' buildings in another order
+        elif change == 4:
+            p.end_effects = [*p.end_effects, ("guild", "leaders", 2), ("guild", "leaders", 1)]
+        elif change == 5:
+            p.end_effects = [*p.end_effects, ("guild", "nowhere", 3)]
+        else:
+            p.vp = {**p.vp, "odd": 1.5}  # type: ignore[dict-item]
+        out.append(odd)
+    return out
+
+
+def _turn_rows(start: Event, step: Any) -> list[tuple[Any, ...]]:
+    """The turn_states rows the observer makes of one turn's end."""
+    observer = analytics._Rows(start)
+    observer.after(step)
+    return observer.out["turn_states"]
+
+
+def test_turn_rows_of_odd_states_are_the_pythons() -> None:
+    events = simulate_game("odd-turns", NAMES[:3], 9800, ("random",), PACKS["every-two-phase"])
+    library = WD.library(extra=[PACKS["every-two-phase"]])
+    replay = Replay(WD, library)
+    ends = 0
+    for e in events:
+        step = replay.push(e)
+        if e.type == "turn_ended" and step.state is not None:
+            for odd in _odd_states(step.state):
+                compiled, pure = _both(_turn_rows, events[0], dataclasses.replace(step, state=odd))
+                assert compiled == pure, e.seq
+                assert [tuple(map(type, r)) for r in compiled] == [tuple(map(type, r)) for r in pure]
+            ends += 1
+    assert ends > 5
