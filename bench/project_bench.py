@@ -16,6 +16,10 @@ and on the same archive:
 * ``project -w 1`` and ``project -w 2``: the whole command (read, derive, write the parts),
   rebuilt from scratch each time, wall clock, and CPU time of every process.
 
+``--ab-decoder`` and ``--ab-rows`` (7 Wonders Dice) also run the stages they touch and both projections
+with the column decoder or the compiled rows switched off, alternated run by run (``--repeat`` pairs),
+and print the medians: the code before and after a pass, in one run on the same archive.
+
 ``--ab-observer TREE`` (7 Wonders Dice) also times the game's observer of an exported older tree
 (``git archive <commit> | tar -x -C TREE``) against the current one in this process, alternated
 batch by batch on the same games (``--ab-rounds``, medians), and checks that both give the same
@@ -48,6 +52,7 @@ from replay.archive.compact import compact
 from replay.archive.scan import iter_games
 from replay.driver import Replay
 from replay.events import Event
+from replay.games.wonders_dice import rows_compiled
 from replay.gcpause import gc_paused
 from replay.registry import registry
 from replay.services.simulation import simulate_games
@@ -125,11 +130,17 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="projections per worker count (the best is kept)")
     ap.add_argument("--ab-decoder", action="store_true",
                     help="also read and project with pyarrow's decoding (columns.use(False)), alternated, CPU medians")
+    ap.add_argument("--ab-rows", action="store_true",
+                    help="also derive and project with the 7 Wonders Dice rows in Python (rows_compiled.use(False)), "
+                         "alternated, CPU medians")
     ap.add_argument("--ab-observer", type=Path, metavar="TREE",
                     help="also time an exported older tree's 7 Wonders Dice observer against this one, alternated")
     ap.add_argument("--ab-rounds", type=int, default=10, help="rounds of --ab-observer (300 games each)")
     args = ap.parse_args()
     ab: dict[str, list[float]] = {}
+    # the switch an A/B run turns off (the forked workers inherit it), and what the "before" side is
+    switch, before_label = ((columns.use, "pyarrow decoding") if args.ab_decoder
+                            else (rows_compiled.use, "rows in Python") if args.ab_rows else (None, ""))
     work = args.dir or Path(tempfile.mkdtemp(prefix="replay-project-"))
     root = work / "archive"
     if not (root / "REPLAY_ARCHIVE").exists():
@@ -145,7 +156,7 @@ def main() -> None:
             with columns.use(False):
                 t = time.process_time()
                 list(iter_games(archive, game, streams))
-                ab.setdefault("read_decode_pyarrow_s", []).append(time.process_time() - t)
+                ab.setdefault("read_decode_off_s", []).append(time.process_time() - t)
             t = time.process_time()
             list(iter_games(archive, game, streams))
             ab.setdefault("read_decode_s", []).append(time.process_time() - t)
@@ -168,6 +179,16 @@ def main() -> None:
     r["fold_core_s"] = time.process_time() - t
 
     with gc_paused():  # as a worker derives a chunk (else collections over the rows kept here dominate)
+        for _ in range(args.repeat if args.ab_rows else 0):  # alternated with the compiled rows' below
+            with rows_compiled.use(False):
+                t = time.process_time()
+                rows = {g[0].game_id: derive_records(game, g, library, True) for g in games}
+                ab.setdefault("derive_off_s", []).append(time.process_time() - t)
+            del rows
+            t = time.process_time()
+            rows = {g[0].game_id: derive_records(game, g, library, True) for g in games}
+            ab.setdefault("derive_s", []).append(time.process_time() - t)
+            del rows
         t = time.process_time()
         rows = {g[0].game_id: derive_records(game, g, library, True) for g in games}
         r["derive_s"] = time.process_time() - t
@@ -186,12 +207,14 @@ def main() -> None:
     for workers in (1, 2):
         runs = []
         for _ in range(args.repeat):
-            if args.ab_decoder:  # the forked workers inherit the switch
-                with columns.use(False):
+            if switch is not None:  # the forked workers inherit the switch
+                with switch(False):
                     before = timed_project(root, args.kind, workers)
-                ab.setdefault(f"project_w{workers}_cpu_pyarrow_s", []).append(before["cpu_main_s"] + before["cpu_workers_s"])
+                ab.setdefault(f"project_w{workers}_cpu_off_s", []).append(before["cpu_main_s"] + before["cpu_workers_s"])
+                ab.setdefault(f"project_w{workers}_wall_off_s", []).append(before["wall_s"])
             runs.append(timed_project(root, args.kind, workers))
             ab.setdefault(f"project_w{workers}_cpu_s", []).append(runs[-1]["cpu_main_s"] + runs[-1]["cpu_workers_s"])
+            ab.setdefault(f"project_w{workers}_wall_s", []).append(runs[-1]["wall_s"])
         best = min(runs, key=lambda x: x["wall_s"])
         r.update({f"project_w{workers}_{k}": v for k, v in best.items() if k != "games"})
     r["speedup_1_to_2"] = r["project_w1_wall_s"] / r["project_w2_wall_s"]
@@ -216,13 +239,14 @@ def main() -> None:
               f"{r[f'project_w{w}_cpu_main_s']:>10.2f}{r[f'project_w{w}_cpu_workers_s']:>12.2f}")
     print(f"speed-up from 1 to 2 processes: {r['speedup_1_to_2']:.2f}x wall clock; "
           f"{r['speedup_1_to_2_cpu']:.2f}x on two free cores (from the CPU times)")
-    if args.ab_decoder:
-        print("A/B, CPU seconds (all processes), pyarrow decoding -> column decoder, medians of", args.repeat)
-        for key in ("read_decode", "project_w1_cpu", "project_w2_cpu"):
-            a = statistics.median(ab[f"{key}_pyarrow_s"])
+    if switch is not None:
+        print(f"A/B, CPU seconds (all processes) and wall clock, {before_label} -> now, medians of", args.repeat)
+        for key in ("read_decode" if args.ab_decoder else "derive", "project_w1_cpu", "project_w2_cpu",
+                    "project_w1_wall", "project_w2_wall"):
+            a = statistics.median(ab[f"{key}_off_s"])
             b = statistics.median(ab[f"{key}_s"])
             print(f"{key:<34}{a:>9.2f} ->{b:>7.2f}  x{a / b:.2f}  ({1000 * a / n:.2f} -> {1000 * b / n:.2f} ms/game)")
-        r["ab_decoder"] = ab
+        r["ab"] = ab
     if args.ab_observer:
         ms = r["ab_observer_ms"]
         game_before, game_now = ms["before"] - ms["core"], ms["now"] - ms["core"]

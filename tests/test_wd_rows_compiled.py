@@ -25,7 +25,9 @@ from replay.driver import Replay
 from replay.events import Event
 from replay.games.wonders_dice import GAME as WD
 from replay.games.wonders_dice import analytics, rows_compiled, simulate_game
-from replay.games.wonders_dice.state import GameState
+from replay.games.wonders_dice.engine import defence
+from replay.games.wonders_dice.state import GameState, PlayerState
+from replay.packs import PackPart
 
 require_compiled(rows_compiled.BUILT, rows_compiled.NOT_BUILT)
 
@@ -52,12 +54,15 @@ def test_compiled_and_pure_rows_agree_under_every_pack(pack_name: str) -> None:
             assert _rows(events, True, library) == _rows(events, False, library), events[0].game_id
 
 
-def test_the_usual_rows_are_made_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_usual_rows_are_made_in_c(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     """The extension makes every usual row itself (so the comparisons above compare it, not the
-    Python with itself): no action declined, no turn row asked of the Python, on the default pack's
-    games and on one with every variant (end effects and leaders counted in C)."""
-    asked: list[int] = []
-    monkeypatch.setattr(analytics, "_turn_row", lambda *a: asked.append(1) or ())
+    Python with itself): no action declined, no turn row asked of the Python, no defender's shields
+    asked of ``engine.defence``, on the default pack's games and on one with every variant (end effects
+    and leaders counted in C)."""
+    asked: list[str] = []
+    monkeypatch.setattr(analytics, "_turn_row", lambda *a: asked.append("turn row") or ())
+    rows_compiled.BUILT.setup(PlayerState, PackPart, lambda *a: asked.append("defence") or defence(*a))
+    request.addfinalizer(lambda: rows_compiled.BUILT.setup(PlayerState, PackPart, defence))
     for pack_name in ("default", "every-two-phase"):
         library = WD.library(extra=[PACKS[pack_name]])
         for i in range(8):

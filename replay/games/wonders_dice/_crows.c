@@ -32,7 +32,7 @@ static PyObject *s_players, *s_board, *s_space, *s_cost, *s_effects, *s_type, *s
 static PyObject *k_player, *k_steps, *k_kind, *k_building, *k_lane, *k_space, *k_die, *k_turn, *k_claims, *k_paid,
     *k_slot;
 static PyObject *v_build, *v_wonder, *v_attack, *v_bonus, *v_leaders, *v_gallery, *v_max, *s_options, *s_per_space_vp,
-    *s_spaces, *s_leader;
+    *s_spaces, *s_leader, *v_barracks_west, *v_barracks_east, *s_resolution, *v_simultaneous, *s_shield_spaces;
 #define BUILDINGS_MAX 64 /* the columns' buildings (analytics.BUILDINGS: 9) */
 
 /* The references a call holds, let go together at its end. */
@@ -120,9 +120,74 @@ static int resources_of(Held *h, PyObject *player, long *out) {
     return count_produced(producers, crossed, spent, out);
 }
 
-/* None as a new reference where ``o`` is NULL: a missing key's value (``dict.get``). */
+/* A borrowed value as a new reference, None where it is NULL (a missing key's ``dict.get``). */
 static PyObject *or_none(PyObject *o) {
     return o == NULL ? Py_NewRef(Py_None) : Py_NewRef(o);
+}
+
+/* A tuple of ``n`` new references, which it takes (all of them, even on failure); NULL with an error
+ * when one is NULL (its maker's error) or the tuple cannot be made. */
+static PyObject *tuple_of(Py_ssize_t n, PyObject **items) {
+    PyObject *t = PyTuple_New(n);
+    int bad = t == NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (items[i] == NULL) bad = 1;
+        else if (t != NULL) PyTuple_SET_ITEM(t, i, items[i]);
+        else Py_DECREF(items[i]);
+    }
+    if (bad) Py_XDECREF(t); /* a NULL item leaves a NULL slot, which tuple dealloc skips */
+    return bad ? NULL : t;
+}
+
+/* engine.defence: the shields of the city attacked from ``barracks`` by ``seat`` (West faces the left
+ * neighbour), in its facing Barracks, before this turn unless actions resolve one after another.
+ * 1, 0 (odd: the Python's), -1. */
+static int shields_against(Held *h, PyObject *state, PyObject *players, long seat, PyObject *barracks, long *out) {
+    long n = (long)PyList_GET_SIZE(players);
+    int west = PyUnicode_Compare(barracks, v_barracks_west) == 0;
+    long defender = (((west ? seat + 1 : seat - 1) % n) + n) % n; /* Python's modulo: the left or right neighbour */
+    PyObject *facing = west ? v_barracks_east : v_barracks_west;
+    PyObject *p = PyList_GET_ITEM(players, defender);
+    PyObject *board = attr(h, p, s_board), *options = attr(h, state, s_options);
+    PyObject *resolution = options == NULL ? NULL : attr(h, options, s_resolution);
+    if (board == NULL || resolution == NULL) return -1;
+    if (!PyUnicode_CheckExact(resolution)) return 0;
+    PyObject *b = item(board, facing);
+    *out = 0;
+    if (b == NULL) return PyDict_CheckExact(board); /* no such Barracks: no shields */
+    PyObject *shield_spaces = attr(h, b, s_shield_spaces), *crossed = attr(h, p, s_crossed),
+             *this_turn = attr(h, p, s_this_turn);
+    if (shield_spaces == NULL || crossed == NULL || this_turn == NULL) return -1;
+    if (!PyFrozenSet_CheckExact(shield_spaces) || !PyDict_CheckExact(crossed) || !PyList_CheckExact(this_turn)) return 0;
+    PyObject *spaces = item(crossed, facing), *x;
+    if (spaces != NULL) {
+        if (!PyAnySet_CheckExact(spaces)) return 0;
+        PyObject *it = PyObject_GetIter(spaces);
+        if (it == NULL) return -1;
+        while ((x = PyIter_Next(it)) != NULL) {
+            int in = PyUnicode_CheckExact(x) ? PySet_Contains(shield_spaces, x) : -2;
+            Py_DECREF(x);
+            if (in < 0) {
+                Py_DECREF(it);
+                return in == -1 ? -1 : 0;
+            }
+            *out += in;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) return -1;
+    }
+    if (PyUnicode_Compare(resolution, v_simultaneous) == 0) /* shields_before_turn: less this turn's */
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(this_turn); i++) {
+            PyObject *pair = PyList_GET_ITEM(this_turn, i);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0))
+                || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 1)))
+                return 0;
+            if (PyUnicode_Compare(PyTuple_GET_ITEM(pair, 0), facing) != 0) continue;
+            int in = PySet_Contains(shield_spaces, PyTuple_GET_ITEM(pair, 1));
+            if (in < 0) return -1;
+            *out -= in;
+        }
+    return 1;
 }
 
 /* The build or Wonder part of _action_before: space, coins, die and the first attack printed, into
@@ -195,9 +260,14 @@ static int build_values(Held *h, PyObject *state, PyObject *player, PyObject *ma
         }
     }
     if (vals[5] != NULL && vals[5] != Py_None) {
-        PyObject *seat = attr(h, player, s_seat);
-        if (seat == NULL || (vals[6] = PyObject_CallFunctionObjArgs(defence, state, seat, building, NULL)) == NULL)
-            return -1;
+        PyObject *seat_o = attr(h, player, s_seat), *players = attr(h, state, s_players);
+        long seat, shields;
+        if (seat_o == NULL || players == NULL) return -1;
+        int ok = small_int(seat_o, &seat) && PyList_CheckExact(players) && PyList_GET_SIZE(players) > 0
+                 ? shields_against(h, state, players, seat, building, &shields) : 0;
+        if (ok < 0) return -1;
+        vals[6] = ok ? PyLong_FromLong(shields) : PyObject_CallFunctionObjArgs(defence, state, seat_o, building, NULL);
+        if (vals[6] == NULL) return -1;
     }
     return 1;
 }
@@ -230,13 +300,15 @@ static PyObject *action_before(PyObject *self, PyObject *const *args, Py_ssize_t
     if (!sum_values(vp_d, &vp) || !PyList_CheckExact(this_turn)) goto decline;
     for (int i = 0; i < 7; i++)
         if (vals[i] == NULL) vals[i] = Py_NewRef(Py_None);
-    PyObject *head = Py_BuildValue("(OOOOOOnOOOOOOO)", args[2], args[3], turn, seat, name, city, n, kind,
-                                   item(main, k_die) ? item(main, k_die) : Py_None, vals[0], vals[1], vals[2], vals[3],
-                                   vals[4]);
-    if (head == NULL) goto done;
-    PyObject *b = item(main, k_building), *l = item(main, k_lane), *x = item(main, k_space);
-    result = Py_BuildValue("(NOOOOOnlOn)", head, b ? b : Py_None, l ? l : Py_None, x ? x : Py_None, vals[5], vals[6],
-                           PyList_GET_SIZE(steps), vp, coins, PyList_GET_SIZE(this_turn));
+    PyObject *head[14] = {Py_NewRef(args[2]), Py_NewRef(args[3]), Py_NewRef(turn), Py_NewRef(seat), Py_NewRef(name),
+                          Py_NewRef(city), PyLong_FromSsize_t(n), Py_NewRef(kind), or_none(item(main, k_die)),
+                          vals[0], vals[1], vals[2], vals[3], vals[4]};
+    for (int i = 0; i < 5; i++) vals[i] = NULL; /* the head's now */
+    PyObject *described[10] = {tuple_of(14, head), or_none(item(main, k_building)), or_none(item(main, k_lane)),
+                               or_none(item(main, k_space)), Py_NewRef(vals[5]), Py_NewRef(vals[6]),
+                               PyLong_FromSsize_t(PyList_GET_SIZE(steps)), PyLong_FromLong(vp), Py_NewRef(coins),
+                               PyLong_FromSsize_t(PyList_GET_SIZE(this_turn))};
+    result = tuple_of(10, described);
     goto done;
 decline:
     result = Py_NewRef(Py_None);
@@ -327,17 +399,18 @@ static PyObject *action_after(PyObject *self, PyObject *const *args, Py_ssize_t 
         if (PyErr_Occurred()) goto done;
         goto decline;
     }
-    PyObject *tail = paid != NULL ? Py_BuildValue("(OOOOlOOOOO)", paid, PyTuple_GET_ITEM(before, 1),
-                                                  PyTuple_GET_ITEM(before, 2), PyTuple_GET_ITEM(before, 3), vp - vp_before,
-                                                  PyTuple_GET_ITEM(before, 4), PyTuple_GET_ITEM(before, 5), effects,
-                                                  PyTuple_GET_ITEM(before, 6), slot)
-                                  : Py_BuildValue("(lOOOlOOOOO)", paid_l > 0 ? paid_l : 0, PyTuple_GET_ITEM(before, 1),
-                                                  PyTuple_GET_ITEM(before, 2), PyTuple_GET_ITEM(before, 3), vp - vp_before,
-                                                  PyTuple_GET_ITEM(before, 4), PyTuple_GET_ITEM(before, 5), effects,
-                                                  PyTuple_GET_ITEM(before, 6), slot);
-    if (tail == NULL) goto done;
-    result = PySequence_Concat(PyTuple_GET_ITEM(before, 0), tail);
-    Py_DECREF(tail);
+    PyObject *head = PyTuple_GET_ITEM(before, 0), *row[24];
+    Py_ssize_t width = PyTuple_GET_SIZE(head);
+    if (width != 14) goto decline;
+    for (Py_ssize_t i = 0; i < width; i++) row[i] = Py_NewRef(PyTuple_GET_ITEM(head, i));
+    PyObject *tail[10] = {paid != NULL ? Py_NewRef(paid) : PyLong_FromLong(paid_l > 0 ? paid_l : 0),
+                          Py_NewRef(PyTuple_GET_ITEM(before, 1)), Py_NewRef(PyTuple_GET_ITEM(before, 2)),
+                          Py_NewRef(PyTuple_GET_ITEM(before, 3)), PyLong_FromLong(vp - vp_before),
+                          Py_NewRef(PyTuple_GET_ITEM(before, 4)), Py_NewRef(PyTuple_GET_ITEM(before, 5)), effects,
+                          Py_NewRef(PyTuple_GET_ITEM(before, 6)), Py_NewRef(slot)};
+    effects = NULL; /* the row's now */
+    memcpy(row + 14, tail, sizeof tail);
+    result = tuple_of(24, row);
     goto done;
 decline:
     result = Py_NewRef(Py_None);
@@ -585,6 +658,8 @@ PyMODINIT_FUNC PyInit__crows(void) {
     INTERN(k_claims, "claims"); INTERN(k_paid, "paid"); INTERN(k_slot, "slot");
     INTERN(v_leaders, "leaders"); INTERN(v_gallery, "gallery"); INTERN(v_max, "max"); INTERN(s_options, "options");
     INTERN(s_per_space_vp, "per_space_vp"); INTERN(s_spaces, "spaces"); INTERN(s_leader, "leader");
+    INTERN(v_barracks_west, "barracks_west"); INTERN(v_barracks_east, "barracks_east"); INTERN(s_resolution, "resolution");
+    INTERN(v_simultaneous, "simultaneous"); INTERN(s_shield_spaces, "shield_spaces");
     INTERN(v_build, "build"); INTERN(v_wonder, "wonder"); INTERN(v_attack, "attack"); INTERN(v_bonus, "bonus");
     return PyModule_Create(&module);
 }
