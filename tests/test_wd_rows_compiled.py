@@ -73,7 +73,9 @@ def test_the_usual_rows_are_made_in_c(monkeypatch: pytest.MonkeyPatch, request: 
                 state = replay.state
                 if e.type == "action_taken" and state is not None:
                     assert rows_compiled.BUILT.action_before(state, e.payload, e.game_id, e.seq) is not None, e
-                replay.push(e)
+                after = replay.push(e).state
+                if e.type == "dice_rolled":
+                    assert rows_compiled.BUILT.dice_rows([], e.game_id, e.payload["turn"], after.forum, after.roll), e
             with rows_compiled.use(True):
                 derive_records(WD, events, library, True)
     assert asked == []
@@ -163,11 +165,11 @@ def _odd_states(state: GameState) -> list[GameState]:
     return out
 
 
-def _turn_rows(start: Event, step: Any) -> list[tuple[Any, ...]]:
-    """The turn_states rows the observer makes of one turn's end."""
+def _rows_of(start: Event, step: Any, table: str) -> list[tuple[Any, ...]]:
+    """The rows of one table the observer makes of one step."""
     observer = analytics._Rows(start)
     observer.after(step)
-    return observer.out["turn_states"]
+    return observer.out[table]
 
 
 def test_turn_rows_of_odd_states_are_the_pythons() -> None:
@@ -179,8 +181,32 @@ def test_turn_rows_of_odd_states_are_the_pythons() -> None:
         step = replay.push(e)
         if e.type == "turn_ended" and step.state is not None:
             for odd in _odd_states(step.state):
-                compiled, pure = _both(_turn_rows, events[0], dataclasses.replace(step, state=odd))
+                compiled, pure = _both(_rows_of, events[0], dataclasses.replace(step, state=odd), "turn_states")
                 assert compiled == pure, e.seq
                 assert [tuple(map(type, r)) for r in compiled] == [tuple(map(type, r)) for r in pure]
             ends += 1
     assert ends > 5
+
+
+def test_dice_rows_of_odd_rolls_are_the_pythons() -> None:
+    events = simulate_game("odd-dice", NAMES[:3], 9900, ("random",))
+    replay = Replay(WD)
+    rolls = 0
+    for e in events:
+        step = replay.push(e)
+        if e.type == "dice_rolled" and step.state is not None:
+            for change in range(4):
+                odd = step.state.copy()
+                die = next(iter(odd.roll))
+                if change == 0:
+                    odd.roll[die] = list(odd.roll[die])  # type: ignore[assignment]
+                elif change == 1:
+                    del odd.forum[die]
+                elif change == 2:
+                    odd.roll[7] = ("shield", 1)  # type: ignore[index]
+                else:
+                    odd.roll[die] = ("shield",)  # type: ignore[assignment]
+                compiled, pure = _both(_rows_of, events[0], dataclasses.replace(step, state=odd), "dice")
+                assert compiled == pure, (e.seq, change)
+            rolls += 1
+    assert rolls > 5

@@ -1,6 +1,6 @@
 /* The 7 Wonders Dice projection's rows in C (optional: see rows_compiled.py).
  *
- * Three functions, each the exact equivalent of a piece of analytics.py, which stays the reference and
+ * Four functions, each the exact equivalent of a piece of analytics.py, which stays the reference and
  * the fallback (tests/test_wd_rows_compiled.py compares both on many games, clean and disputed), and
  * ``setup(PlayerState, PackPart)``:
  *
@@ -8,6 +8,8 @@
  *       analytics._action_before: an action described from the table before it.
  *   action_after(state, payload, before) -> tuple, or None
  *       analytics._action_after: the actions row, completed from the table after it.
+ *   dice_rows(out, game_id, turn, forum, roll) -> bool
+ *       the dice rows of a roll appended to ``out`` (True), or nothing appended (False: the Python's).
  *   turn_rows(out, state, game_id, turn, buildings, fallback) -> None
  *       the turn_states rows of a turn's end appended to ``out``, one a player, in seat order: each made
  *       here (the end effects' VP counted as analytics._vp counts them), or by ``fallback(player)`` (the
@@ -615,6 +617,39 @@ static PyObject *turn_rows(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Py_RETURN_NONE;
 }
 
+static PyObject *dice_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "dice_rows(out, game_id, turn, forum, roll)");
+        return NULL;
+    }
+    PyObject *out = args[0], *forum = args[3], *roll = args[4], *rows, *die, *rolled;
+    if (!PyDict_CheckExact(forum) || !PyDict_CheckExact(roll) || (rows = PyList_New(0)) == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_FALSE;
+    }
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(roll, &pos, &die, &rolled)) {
+        PyObject *colour = PyUnicode_CheckExact(die) ? item(forum, die) : NULL;
+        if (colour == NULL || !PyTuple_CheckExact(rolled) || PyTuple_GET_SIZE(rolled) != 2) { /* the Python's error */
+            Py_DECREF(rows);
+            Py_RETURN_FALSE;
+        }
+        PyObject *values[6] = {Py_NewRef(args[1]), Py_NewRef(args[2]), Py_NewRef(die), Py_NewRef(colour),
+                               Py_NewRef(PyTuple_GET_ITEM(rolled, 0)), Py_NewRef(PyTuple_GET_ITEM(rolled, 1))};
+        PyObject *row = tuple_of(6, values);
+        int bad = row == NULL || PyList_Append(rows, row) < 0;
+        Py_XDECREF(row);
+        if (bad) {
+            Py_DECREF(rows);
+            return NULL;
+        }
+    }
+    int bad = PyList_SetSlice(out, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, rows); /* extend: all the roll's rows or none */
+    Py_DECREF(rows);
+    if (bad) return NULL;
+    Py_RETURN_TRUE;
+}
+
 static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3 || !PyType_Check(args[0]) || !PyType_Check(args[1]) || !PyCallable_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "setup(PlayerState, PackPart, defence): two types and engine.defence");
@@ -631,6 +666,8 @@ static PyMethodDef methods[] = {
      "action_before(state, payload, game_id, seq): analytics._action_before, or None for the Python"},
     {"action_after", (PyCFunction)(void (*)(void))action_after, METH_FASTCALL,
      "action_after(state, payload, before): analytics._action_after, or None for the Python"},
+    {"dice_rows", (PyCFunction)(void (*)(void))dice_rows, METH_FASTCALL,
+     "dice_rows(out, game_id, turn, forum, roll): a roll's dice rows appended (True), or nothing (False: the Python)"},
     {"turn_rows", (PyCFunction)(void (*)(void))turn_rows, METH_FASTCALL,
      "turn_rows(out, state, game_id, turn, buildings, fallback): a turn's turn_states rows appended"},
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,

@@ -90,9 +90,10 @@ class _Rows(TableObserver):
             if self.pending is not None:
                 self.out["actions"].append(_action_after(state, e, self.pending))
         elif kind == "dice_rolled":
-            game_id, turn, forum = self.game_id, e.payload["turn"], state.forum
-            self.out["dice"].extend([(game_id, turn, d, forum[d], face, section)
-                                     for d, (face, section) in state.roll.items()])
+            game_id, turn, forum, out = self.game_id, e.payload["turn"], state.forum, self.out["dice"]
+            rows = rows_compiled.ROWS
+            if rows is None or not rows.dice_rows(out, game_id, turn, forum, state.roll):
+                out.extend([(game_id, turn, d, forum[d], face, section) for d, (face, section) in state.roll.items()])
         elif kind == "turn_ended":
             game_id, turn, out = self.game_id, e.payload["turn"], self.out["turn_states"]
             rows = rows_compiled.ROWS

@@ -4,9 +4,9 @@ compiler is there), and the switch between it and the pure-Python code.
 The game's observer (:mod:`.analytics`) spends most of a projected game describing actions and each
 turn's table: per action a dozen reads of the state before it and a few after it, per turn and seat
 a row of ~20 values. The extension makes the same rows from the same objects in the usual case
-(``action_before``, ``action_after``, ``turn_rows``); for anything else (an odd value, a board that is
-not the columns') it gives None or asks the Python row, which stays the
-reference and the fallback (``tests/test_wd_rows_compiled.py`` compares both on many games, clean
+(``action_before``, ``action_after``, ``dice_rows``, ``turn_rows``); for anything else (an odd value, a
+board that is not the columns') it gives None or asks the Python row, which stays the reference and the
+fallback (``tests/test_wd_rows_compiled.py`` compares both on many games, clean
 and disputed, under every option).
 
 ``REPLAY_PURE=1`` in the environment (read at import) forces the pure-Python code; so does a machine
@@ -35,7 +35,8 @@ except (AttributeError, TypeError):  # built from older sources than these
 
 ROWS: Any = None if PURE else BUILT
 """The extension while in use, else None: ``action_before(state, payload, game_id, seq)`` and
-``action_after(state, payload, before)`` (the row's tuple, or None: the Python), ``turn_rows(out,
+``action_after(state, payload, before)`` (the row's tuple, or None: the Python), ``dice_rows(out, game_id,
+turn, forum, roll)`` (a roll's rows appended: True, or False: the Python), ``turn_rows(out,
 state, game_id, turn, buildings, fallback)`` (a turn's rows appended, ``fallback(player)`` asked for any it
 does not make)."""
 
