@@ -105,6 +105,12 @@ def _both(call: Callable[..., Any], *args: Any) -> tuple[Any, Any]:
     return compiled, pure
 
 
+def _game_to_replay(game_id: str, players: int, seed: int, pack_name: str) -> tuple[list[Event], Replay[Any]]:
+    """A simulated game under one of the packs, and a replay (not started) to push its events to."""
+    pack = PACKS[pack_name]
+    return simulate_game(game_id, NAMES[:players], seed, ("random",), pack), Replay(WD, WD.library(extra=[pack]))
+
+
 ODD_PAYLOADS: list[Callable[[dict[str, Any]], None]] = [
     lambda p: p.update(player=-1), lambda p: p.update(player=True), lambda p: p.update(player=99),
     lambda p: p.update(player="0"), lambda p: p.update(steps=[]), lambda p: p.update(steps=tuple(p["steps"])),
@@ -120,9 +126,7 @@ ODD_PAYLOADS: list[Callable[[dict[str, Any]], None]] = [
 
 def test_odd_payloads_are_left_to_the_python() -> None:
     """An action's row from each odd payload: what the Python gives or raises, either way."""
-    events = simulate_game("odd", NAMES[:4], 9700, ("random",), PACKS["every-seat-order"])
-    library = WD.library(extra=[PACKS["every-seat-order"]])
-    replay = Replay(WD, library)
+    events, replay = _game_to_replay("odd", 4, 9700, "every-seat-order")
     checked = 0
     for e in events:
         state = replay.state
@@ -173,9 +177,7 @@ def _rows_of(start: Event, step: Any, table: str) -> list[tuple[Any, ...]]:
 
 
 def test_turn_rows_of_odd_states_are_the_pythons() -> None:
-    events = simulate_game("odd-turns", NAMES[:3], 9800, ("random",), PACKS["every-two-phase"])
-    library = WD.library(extra=[PACKS["every-two-phase"]])
-    replay = Replay(WD, library)
+    events, replay = _game_to_replay("odd-turns", 3, 9800, "every-two-phase")
     ends = 0
     for e in events:
         step = replay.push(e)
@@ -189,8 +191,7 @@ def test_turn_rows_of_odd_states_are_the_pythons() -> None:
 
 
 def test_dice_rows_of_odd_rolls_are_the_pythons() -> None:
-    events = simulate_game("odd-dice", NAMES[:3], 9900, ("random",))
-    replay = Replay(WD)
+    events, replay = _game_to_replay("odd-dice", 3, 9900, "default")
     rolls = 0
     for e in events:
         step = replay.push(e)
