@@ -42,6 +42,7 @@
 #include <Python.h>
 #include "_attrs.h" /* get_attr, set_attr: the state's slots and pack parts read cheaply */
 #include "_resources.h" /* count_produced: PlayerState.resources, as _cbots.c counts it */
+#include "_shields.h"   /* count_shields: PlayerState.shields, as _crows.c counts them */
 
 /* ------------------------------------------------------------------ interned names */
 
@@ -208,46 +209,19 @@ static int colours_ok(PyObject *colours, PyObject *d) {
 }
 
 /* PlayerState.shields(barracks), or shields_before_turn when actions resolve simultaneously, of the
- * player at seat: _shields, as engine.defence reads it; -1 for an odd value (for the Python code). */
+ * player at seat (_shields.h's count): _shields, as engine.defence reads it; -1 for an odd value (for
+ * the Python code) or an error (set). */
 static long shields_of(Ctx *c, Refs *r, long seat, PyObject *barracks) {
     PyObject *p = PyList_GET_ITEM(c->players, seat);
     PyObject *board = keep(r, get_attr(p, s_board));
     if (board == NULL || !PyDict_CheckExact(board)) return -1;
     PyObject *b = PyDict_GetItemWithError(board, barracks);
     if (b == NULL) return PyErr_Occurred() ? -1 : 0;  /* no such Barracks on that board: no shields */
-    PyObject *shields = keep(r, get_attr(b, s_shield_spaces));
-    PyObject *crossed_all = keep(r, get_attr(p, s_crossed));
-    if (shields == NULL || !PyFrozenSet_CheckExact(shields) || crossed_all == NULL || !PyDict_CheckExact(crossed_all))
-        return -1;
-    long count = 0;
-    PyObject *crossed = PyDict_GetItemWithError(crossed_all, barracks);
-    if (crossed == NULL && PyErr_Occurred()) return -1;
-    if (crossed != NULL) {
-        if (!PySet_CheckExact(crossed)) return -1;
-        PyObject *it = PyObject_GetIter(crossed), *x;
-        if (it == NULL) return -1;
-        while ((x = PyIter_Next(it)) != NULL) {
-            int in = PySet_Contains(shields, x);
-            Py_DECREF(x);
-            if (in < 0) break;
-            count += in;
-        }
-        Py_DECREF(it);
-        if (PyErr_Occurred()) return -1;
-    }
-    if (c->simultaneous) {  /* shields_before_turn: less those crossed this turn */
-        PyObject *this_turn = keep(r, get_attr(p, s_this_turn));
-        if (this_turn == NULL || !PyList_CheckExact(this_turn)) return -1;
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(this_turn); i++) {
-            PyObject *pair = PyList_GET_ITEM(this_turn, i);
-            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return -1;
-            if (!eq(PyTuple_GET_ITEM(pair, 0), barracks)) continue;
-            int in = PySet_Contains(shields, PyTuple_GET_ITEM(pair, 1));
-            if (in < 0) return -1;
-            count -= in;
-        }
-    }
-    return count;
+    PyObject *shields = keep(r, get_attr(b, s_shield_spaces)), *crossed_all = keep(r, get_attr(p, s_crossed));
+    PyObject *this_turn = c->simultaneous ? keep(r, get_attr(p, s_this_turn)) : NULL;
+    long count;
+    if (shields == NULL || crossed_all == NULL || (c->simultaneous && this_turn == NULL)) return -1;
+    return count_shields(shields, crossed_all, this_turn, barracks, &count) == 1 ? count : -1;
 }
 
 /* engine.apply_effect for every kind but "vp" (the kernel's own), "cross" and "extra_action" (the

@@ -25,6 +25,7 @@
 #include <Python.h>
 #include "_attrs.h"     /* get_attr: the state's slots and pack parts read cheaply, as the kernel reads them */
 #include "_resources.h" /* count_produced: PlayerState.resources */
+#include "_shields.h"   /* count_shields: PlayerState.shields, as the kernel counts them */
 
 static PyObject *player_type = NULL; /* state.PlayerState, set by setup() */
 static PyObject *defence = NULL;     /* engine.defence, set by setup() */
@@ -160,36 +161,8 @@ static int shields_against(Held *h, PyObject *state, PyObject *players, long sea
     PyObject *shield_spaces = attr(h, b, s_shield_spaces), *crossed = attr(h, p, s_crossed),
              *this_turn = attr(h, p, s_this_turn);
     if (shield_spaces == NULL || crossed == NULL || this_turn == NULL) return -1;
-    if (!PyFrozenSet_CheckExact(shield_spaces) || !PyDict_CheckExact(crossed) || !PyList_CheckExact(this_turn)) return 0;
-    PyObject *spaces = item(crossed, facing), *x;
-    if (spaces != NULL) {
-        if (!PyAnySet_CheckExact(spaces)) return 0;
-        PyObject *it = PyObject_GetIter(spaces);
-        if (it == NULL) return -1;
-        while ((x = PyIter_Next(it)) != NULL) {
-            int in = PyUnicode_CheckExact(x) ? PySet_Contains(shield_spaces, x) : -2;
-            Py_DECREF(x);
-            if (in < 0) {
-                Py_DECREF(it);
-                return in == -1 ? -1 : 0;
-            }
-            *out += in;
-        }
-        Py_DECREF(it);
-        if (PyErr_Occurred()) return -1;
-    }
-    if (PyUnicode_Compare(resolution, v_simultaneous) == 0) /* shields_before_turn: less this turn's */
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(this_turn); i++) {
-            PyObject *pair = PyList_GET_ITEM(this_turn, i);
-            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0))
-                || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 1)))
-                return 0;
-            if (PyUnicode_Compare(PyTuple_GET_ITEM(pair, 0), facing) != 0) continue;
-            int in = PySet_Contains(shield_spaces, PyTuple_GET_ITEM(pair, 1));
-            if (in < 0) return -1;
-            *out -= in;
-        }
-    return 1;
+    int simultaneous = PyUnicode_Compare(resolution, v_simultaneous) == 0; /* shields_before_turn */
+    return count_shields(shield_spaces, crossed, simultaneous ? this_turn : NULL, facing, out);
 }
 
 /* The build or Wonder part of _action_before: space, coins, die and the first attack printed, into
