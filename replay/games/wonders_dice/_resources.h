@@ -10,6 +10,27 @@
 
 #include <Python.h>
 
+/* How many items of ``items`` (a set or frozenset, every item an exact str) are in ``set``, into *out:
+ * 1, 0 for an item that is not a str (no error set: the caller leaves it to the Python), -1 on an error. */
+static int count_members(PyObject *items, PyObject *set, long *out) {
+    PyObject *it = PyObject_GetIter(items), *x;
+    long count = 0;
+    if (it == NULL) return -1;
+    while ((x = PyIter_Next(it)) != NULL) {
+        int in = PyUnicode_CheckExact(x) ? PySet_Contains(set, x) : -2; /* hashing another type could run Python */
+        Py_DECREF(x);
+        if (in < 0) {
+            Py_DECREF(it);
+            return in == -1 ? -1 : 0;
+        }
+        count += in;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) return -1;
+    *out = count;
+    return 1;
+}
+
 /* The produced spaces crossed less ``spent`` into *out: 1, 0 to leave it to the property (no error
  * set), -1 on an error (set). */
 static int count_produced(PyObject *producers, PyObject *crossed_all, long spent, long *out) {
@@ -27,19 +48,10 @@ static int count_produced(PyObject *producers, PyObject *crossed_all, long spent
         }
         if (!PySet_CheckExact(crossed)) return 0; /* a list, a frozenset, ...: the property */
         if (PySet_GET_SIZE(crossed) == 0) continue;
-        PyObject *it = PyObject_GetIter(PyTuple_GET_ITEM(pair, 1)), *x;
-        if (it == NULL) return -1;
-        while ((x = PyIter_Next(it)) != NULL) {
-            int in = PyUnicode_CheckExact(x) ? PySet_Contains(crossed, x) : -2; /* a space that is not a str: the property */
-            Py_DECREF(x);
-            if (in < 0) {
-                Py_DECREF(it);
-                return in == -1 ? -1 : 0;
-            }
-            made += in;
-        }
-        Py_DECREF(it);
-        if (PyErr_Occurred()) return -1;
+        long in;
+        int ok = count_members(PyTuple_GET_ITEM(pair, 1), crossed, &in);
+        if (ok <= 0) return ok;
+        made += in;
     }
     *out = made - spent;
     return 1;

@@ -11,6 +11,7 @@
 #define REPLAY_WD_SHIELDS_H
 
 #include <Python.h>
+#include "_resources.h" /* count_members */
 
 /* The shields into *out: 1, 0 to leave it to the Python (no error set), -1 on an error (set).
  * ``shield_spaces``: the Barracks' Building.shield_spaces; ``crossed_all``: PlayerState.crossed;
@@ -21,23 +22,12 @@ static int count_shields(PyObject *shield_spaces, PyObject *crossed_all, PyObjec
     if (!PyFrozenSet_CheckExact(shield_spaces) || !PyDict_CheckExact(crossed_all) || !PyUnicode_CheckExact(barracks)
         || (this_turn != NULL && !PyList_CheckExact(this_turn)))
         return 0;
-    PyObject *crossed = PyDict_GetItemWithError(crossed_all, barracks), *x; /* borrowed */
+    PyObject *crossed = PyDict_GetItemWithError(crossed_all, barracks); /* borrowed */
     if (crossed == NULL && PyErr_Occurred()) return -1;
     if (crossed != NULL) {
         if (!PyAnySet_CheckExact(crossed)) return 0;
-        PyObject *it = PyObject_GetIter(crossed);
-        if (it == NULL) return -1;
-        while ((x = PyIter_Next(it)) != NULL) {
-            int in = PyUnicode_CheckExact(x) ? PySet_Contains(shield_spaces, x) : -2;
-            Py_DECREF(x);
-            if (in < 0) {
-                Py_DECREF(it);
-                return in == -1 ? -1 : 0;
-            }
-            count += in;
-        }
-        Py_DECREF(it);
-        if (PyErr_Occurred()) return -1;
+        int ok = count_members(crossed, shield_spaces, &count);
+        if (ok <= 0) return ok;
     }
     for (Py_ssize_t i = 0; this_turn != NULL && i < PyList_GET_SIZE(this_turn); i++) {
         PyObject *pair = PyList_GET_ITEM(this_turn, i);
