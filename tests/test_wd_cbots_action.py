@@ -212,14 +212,16 @@ def _digest(count: int, seed: int) -> str:
     return h.hexdigest()
 
 
-@pytest.mark.parametrize("switch", ["RANDOM_ACTION", "RANDOM_MAIN"])
-def test_whole_games_are_the_same_bytes_with_each_piece_off(monkeypatch, switch):
-    """Whole seeded games with the one-call action (or the one-call choice, and so the action) switched off:
-    the same bytes."""
+@pytest.mark.parametrize("module, switch", [(cbots, "RANDOM_ACTION"), (cbots, "RANDOM_MAIN"), (compiled, "START_TURN"),
+                                            (compiled, "TURN_END")])
+def test_whole_games_are_the_same_bytes_with_each_piece_off(monkeypatch, module, switch):
+    """Whole seeded games with the one-call action (or the one-call choice, and so the action), or the
+    kernel's start or end of a turn, switched off: the same bytes."""
     count = scaled(300, 3_000)
-    with cbots.use(True):
+    with cbots.use(True), compiled.use(True):
+        assert getattr(module, switch) is not None
         on = _digest(count, 730_000)
-        monkeypatch.setattr(cbots, switch, None)
+        monkeypatch.setattr(module, switch, None)
         off = _digest(count, 730_000)
     assert on == off
 
@@ -233,3 +235,23 @@ def test_random_action_refuses_what_it_does_not_take():
         cbots.BUILT_RANDOM_MAIN(1, 2)
     with pytest.raises(TypeError):
         cbots.BUILT_RANDOM_ACTION(*([None] * 9), [], StepKey.__name__, "g", KIND, 1)  # not a tuple type
+
+
+def test_simulated_turns_start_and_end_in_the_kernel(monkeypatch):
+    """Not a vacuous comparison above: the simulation's rolls all start their turn in the kernel, and most
+    turns end there (the Python settles the Agora, once a game)."""
+    answers: dict[str, list[object]] = {"START_TURN": [], "TURN_END": []}
+    for name, seen in answers.items():
+        piece = getattr(compiled, name)
+        assert piece is not None
+
+        def counted(*args, piece=piece, seen=seen):
+            done = piece(*args)
+            seen.append(done)
+            return done
+
+        monkeypatch.setattr(compiled, name, counted)
+    _digest(20, 731_000)
+    rolls, ends = answers["START_TURN"], answers["TURN_END"]
+    assert rolls and all(done is True for done in rolls)
+    assert len(ends) == len(rolls) and sum(done is True for done in ends) > 0.9 * len(ends)

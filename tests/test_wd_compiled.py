@@ -25,7 +25,9 @@ from replay.driver import Replay
 from replay.errors import RuleViolation
 from replay.events import Event
 from replay.games.wonders_dice import GAME, compiled, simulate_game
+from replay.games.wonders_dice import rules as wd_rules
 from replay.games.wonders_dice.engine import board_tables
+from replay.games.wonders_dice.projector import _start_turn, checked_claims
 from replay.games.wonders_dice.rules_data import shipped_rulesets
 from replay.games.wonders_dice.state import GameState
 
@@ -279,6 +281,67 @@ def test_the_compiled_step_takes_the_usual_events() -> None:
                 assert mine.seq == e.seq
                 assert GAME.rules.snapshot(mine) == GAME.rules.snapshot(state)
     assert taken["dice_rolled"] > 100 and taken["turn_ended"] > 100 and taken["action_taken"] > 1000
+
+
+def test_the_rules_apply_at_is_compiled_and_calls_the_python_for_what_step_leaves() -> None:
+    """``Rules.apply_at`` is the kernel's ``apply_at`` when it is on and the Python function when it is off.
+    On damaged games, read by ``Replay.run`` (which takes ``apply_at`` once a run), it calls the Python for
+    the events ``step`` declines and ``checked_claims`` for the claims ``step`` leaves, and each game ends on
+    the table and problems (words included) the Python gives."""
+    with compiled.use(True):
+        assert GAME.rules.apply_at is compiled.BUILT_APPLY_AT
+    with compiled.use(False):
+        assert GAME.rules.apply_at is wd_rules.apply_at
+    calls = {"declined": 0, "claims": 0}
+
+    def declined(state: GameState, event: Event) -> Any:
+        calls["declined"] += 1
+        return wd_rules._position_then_apply(state, event)
+
+    def claims(state: GameState, event: Event, paid: int, vp: int) -> Any:
+        calls["claims"] += 1
+        return checked_claims(state, event, paid, vp)
+
+    rng = random.Random(21)
+    compiled.link(declined, claims)
+    try:
+        for i, events in enumerate(_games(40, 22)):
+            damaged = _damage(events, rng) if i % 2 else _odd(events, rng)
+            ends = []
+            for on in (False, True):
+                with compiled.use(on):
+                    r = Replay(GAME, level="collect").run(damaged)
+                    ends.append((r.state.state_hash() if r.state is not None else "", [_problem(p) for p in r.problems]))
+            assert ends[0] == ends[1]
+    finally:
+        compiled.link(wd_rules._position_then_apply, checked_claims)
+    assert calls["declined"] > 500 and calls["claims"] > 100
+
+
+def test_start_turn_leaves_the_pythons_table_and_declines_odd_ones() -> None:
+    """``start_turn`` (the simulation's start of a turn, its roll unchecked) leaves the table
+    ``projector._start_turn`` leaves; a roll that is not a dict, a turn that is not an int, players that
+    are not a list: declined, nothing changed."""
+    start_turn = compiled.BUILT_START_TURN
+    assert start_turn is not None
+    r = Replay(GAME, level="raise")
+    for e in _games(1, 23)[0]:
+        if e.type == "dice_rolled" and r.state is not None and r.state.turn >= 3:
+            break
+        r.push(e)
+    state = r.state
+    assert state is not None and state.phase == "roll"
+    roll, turn = {d["id"]: (d["face"], d["section"]) for d in e.payload["dice"]}, e.payload["turn"]
+    mine, theirs = state.copy(), state.copy()
+    assert start_turn(mine, roll, turn) is True
+    _start_turn(theirs, dict(roll), turn)
+    assert GAME.rules.snapshot(mine) == GAME.rules.snapshot(theirs) != GAME.rules.snapshot(state)
+    odd = state.copy()
+    odd.players = tuple(odd.players)  # type: ignore[assignment]
+    for table, rolled, when in ((odd, roll, turn), (state.copy(), list(roll.items()), turn), (state.copy(), roll, True)):
+        before = GAME.rules.snapshot(table)
+        assert start_turn(table, rolled, when) is None
+        assert GAME.rules.snapshot(table) == before
 
 
 def test_replay_pure_forces_the_python_code() -> None:

@@ -21,6 +21,30 @@ def test_every_rule_id_has_a_sentence():
 # -- start ----------------------------------------------------------------------------------
 
 
+def test_start_options_are_validated_once_and_shared_by_games_naming_them():
+    """Games whose start names the same options share one frozen Options (validated once); the same
+    answer of another type, or other options, is validated on its own; options that are not options
+    are refused every time, never kept."""
+    from pydantic import ValidationError
+
+    from replay.games.wonders_dice.projector import game_options
+    from replay.games.wonders_dice.rules_data import default_ruleset
+
+    rules = default_ruleset()
+    given = rules.options.model_dump(mode="json")
+    first, again = game_options(dict(given), rules), game_options(dict(given), rules)
+    assert first is again and first == rules.options
+    assert game_options({**given, "coin_cap": 9}, rules).coin_cap == 9
+    assert game_options({**given, "coin_cap": 9}, rules) is not first
+    assert game_options(None, rules) is rules.options
+    for bad in ({**given, "coin_cap": -1}, {**given, "nonsense": 1}, {**given, "coin_cap": [1]}):
+        for _ in range(2):
+            with pytest.raises(ValidationError):
+                game_options(bad, rules)
+    with pytest.raises(ValidationError):
+        game_options(["not", "a", "dict"], rules)
+
+
 def test_start_seats_must_be_distinct_known_cities():
     assert len(Table(("giza", "rhodes", "babylon")).state.players) == 3
     for cities, found in ((("giza", "giza"), "giza, giza"), (("giza", "atlantis"), "atlantis")):

@@ -201,7 +201,7 @@ static PyObject *below(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
 static PyObject *k_id, *k_colour, *k_face, *k_section;
 
 /* roll(getrandbits, forum, faces, sections) -> (dice, roll): the Forum's dice rolled in its order, each
- * die's face (faces[colour][randrange(len)]) then its section (randrange(sections)) drawn as
+ * die's face (faces[colour][randrange(len)], a list or tuple) then its section (randrange(sections)) drawn as
  * simulate_game draws them, as the event's dice ({"id", "colour", "face", "section"}, in that order) and
  * the roll ({die: (face, section)}). */
 static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -219,13 +219,13 @@ static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (dice == NULL || rolled == NULL) goto error;
     while (PyDict_Next(args[1], &pos, &die, &colour)) {
         PyObject *shown = PyDict_GetItemWithError(args[2], colour);
-        if (shown == NULL || !PyList_CheckExact(shown) || PyList_GET_SIZE(shown) == 0) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "roll: a colour's faces are not a list of faces");
+        if (shown == NULL || !(PyList_CheckExact(shown) || PyTuple_CheckExact(shown)) || PySequence_Fast_GET_SIZE(shown) == 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "roll: a colour's faces are not a list or tuple of faces");
             goto error;
         }
-        Py_ssize_t f = randbelow(args[0], PyList_GET_SIZE(shown)), s = f < 0 ? -1 : randbelow(args[0], sections);
+        Py_ssize_t f = randbelow(args[0], PySequence_Fast_GET_SIZE(shown)), s = f < 0 ? -1 : randbelow(args[0], sections);
         if (s < 0) goto error;
-        PyObject *face = PyList_GET_ITEM(shown, f), *section = PyLong_FromSsize_t(s);
+        PyObject *face = PySequence_Fast_GET_ITEM(shown, f), *section = PyLong_FromSsize_t(s);
         if (section == NULL) goto error;
         PyObject *one = PyDict_New(), *pair = PyTuple_Pack(2, face, section);
         int bad = one == NULL || pair == NULL || PyDict_SetItem(one, k_id, die) < 0 || PyDict_SetItem(one, k_colour, colour) < 0

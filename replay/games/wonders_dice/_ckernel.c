@@ -1350,6 +1350,40 @@ static PyObject *trusted_action(PyObject *self, PyObject *const *args, Py_ssize_
 
 /* ------------------------------------------------------------------ roll */
 
+/* projector._start_turn: the rolled dice (``rolled``, die -> (face, section)) and the turn, the next seat
+ * the first, nobody acted or completed the Agora, no follow-up or pending action, nothing crossed this
+ * turn. 1 done; 0 declined (a table of other types: nothing changed); -1 on an error (the error set). */
+static int start_turn(Refs *refs, PyObject *state, PyObject *rolled, PyObject *turn_o) {
+#define R refs
+#define CHECK(cond) do { if (!(cond)) return 0; } while (0)
+    PyObject *players = GA(state, s_players);
+    CHECK(players && PyList_CheckExact(players));
+    PyObject *follow_ups = GA(state, s_follow_ups), *pending = GA(state, s_pending);
+    CHECK(follow_ups && pending && PyDict_CheckExact(follow_ups) && PyDict_CheckExact(pending));
+    Py_ssize_t n = PyList_GET_SIZE(players);
+    PyObject *turns[64];
+    CHECK(n <= 64);
+    for (Py_ssize_t j = 0; j < n; j++) {
+        turns[j] = GA(PyList_GET_ITEM(players, j), s_this_turn);
+        CHECK(turns[j] && PyList_CheckExact(turns[j]));
+    }
+    /* ---- from here on the table changes */
+    PyObject *acted = keep(refs, PySet_New(NULL)), *completers = keep(refs, PyList_New(0));
+    PyObject *zero = keep(refs, PyLong_FromLong(0));
+    if (acted == NULL || completers == NULL || zero == NULL) return -1;
+    if (set_attr(state, s_roll, rolled) < 0 || set_attr(state, s_turn, turn_o) < 0
+        || set_attr(state, s_phase, v_actions) < 0 || set_attr(state, s_next_seat, zero) < 0
+        || set_attr(state, s_acted, acted) < 0 || set_attr(state, s_agora_completers, completers) < 0)
+        return -1;
+    PyDict_Clear(follow_ups);
+    PyDict_Clear(pending);
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (PyList_SetSlice(turns[j], 0, PyList_GET_SIZE(turns[j]), NULL) < 0) return -1;
+    return 1;
+#undef CHECK
+#undef R
+}
+
 static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (!two_args(nargs, "roll(state, payload)")) return NULL;
     PyObject *state = args[0], *p = args[1];
@@ -1394,31 +1428,9 @@ static PyObject *roll(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         PyObject *shown = keep(&refs, PyTuple_Pack(2, face, section));
         NEED(shown && PyDict_SetItem(rolled, id, shown) == 0);
     }
-    PyObject *players = GA(state, s_players);
-    NEED(players && PyList_CheckExact(players));
-    PyObject *follow_ups = GA(state, s_follow_ups), *pending = GA(state, s_pending);
-    NEED(follow_ups && pending && PyDict_CheckExact(follow_ups) && PyDict_CheckExact(pending));
-    Py_ssize_t n = PyList_GET_SIZE(players);
-    PyObject *turns[64];
-    NEED(n <= 64);
-    for (Py_ssize_t j = 0; j < n; j++) {
-        turns[j] = GA(PyList_GET_ITEM(players, j), s_this_turn);
-        NEED(turns[j] && PyList_CheckExact(turns[j]));
-    }
-    /* ---- projector._start_turn: from here on the table changes */
-    {
-        PyObject *acted = keep(&refs, PySet_New(NULL)), *completers = keep(&refs, PyList_New(0));
-        PyObject *zero = keep(&refs, PyLong_FromLong(0));
-        if (acted == NULL || completers == NULL || zero == NULL) goto error;
-        if (set_attr(state, s_roll, rolled) < 0 || set_attr(state, s_turn, turn_o) < 0
-            || set_attr(state, s_phase, v_actions) < 0 || set_attr(state, s_next_seat, zero) < 0
-            || set_attr(state, s_acted, acted) < 0 || set_attr(state, s_agora_completers, completers) < 0)
-            goto error;
-        PyDict_Clear(follow_ups);
-        PyDict_Clear(pending);
-        for (Py_ssize_t j = 0; j < n; j++)
-            if (PyList_SetSlice(turns[j], 0, PyList_GET_SIZE(turns[j]), NULL) < 0) goto error;
-    }
+    int started = start_turn(&refs, state, rolled, turn_o);
+    if (started < 0) goto error;
+    NEED(started);
     release(&refs);
     Py_RETURN_TRUE;
 
@@ -1428,6 +1440,23 @@ decline:
 error:
     return failed(&refs);
 #undef R
+}
+
+/* start_turn(state, roll, turn): projector._start_turn for the simulation, whose roll dict (die -> (face,
+ * section)) it made itself from the faces it drew: nothing checked but the table's types. True, or None
+ * (declined, nothing changed). */
+static PyObject *start_turn_entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "start_turn(state, roll, turn)");
+        return NULL;
+    }
+    Refs refs;
+    refs_empty(&refs);
+    int started = PyDict_CheckExact(args[1]) && PyLong_CheckExact(args[2]) ? start_turn(&refs, args[0], args[1], args[2]) : 0;
+    if (started < 0) return failed(&refs);
+    if (!started) return declined(&refs);
+    release(&refs);
+    Py_RETURN_TRUE;
 }
 
 /* ------------------------------------------------------------------ position */
@@ -1532,6 +1561,13 @@ error:
 #undef R
 }
 
+/* turn_end(state, payload): turn_end's entry for the simulation, which applies the turn's end it makes
+ * without a position (apply_trusted's turn_ended): True, or None (declined, nothing changed). */
+static PyObject *turn_end_entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!two_args(nargs, "turn_end(state, payload)")) return NULL;
+    return turn_end(args[0], args[1]);
+}
+
 /* ------------------------------------------------------------------ step: position and apply */
 
 /* step(state, event): rules.position, then the compiled cases of projector.apply, in one call
@@ -1572,6 +1608,44 @@ static PyObject *step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     return out;
 }
 
+/* ------------------------------------------------------------------ apply_at: Rules.apply_at in one call */
+
+static PyObject *slow_apply_at = NULL; /* rules' Python: (state, event) -> (position, problems); set by link() */
+static PyObject *check_claims = NULL;  /* projector.checked_claims(state, event, paid, vp) -> problems */
+
+/* apply_at(state, event): WondersDiceRules.apply_at without its Python frame (the driver calls it once an
+ * event): step; for what step declines, the Python position and apply (slow_apply_at); for an action
+ * whose claims step leaves to the Python, its position and checked_claims' problems. */
+static PyObject *apply_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (!two_args(nargs, "apply_at(state, event)")) return NULL;
+    if (slow_apply_at == NULL || check_claims == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "apply_at: link(position_then_apply, checked_claims) was not called");
+        return NULL;
+    }
+    PyObject *done = step(self, args, 2);
+    if (done == NULL || (done != Py_None && PyTuple_GET_SIZE(done) == 2)) return done;
+    if (done == Py_None) {
+        Py_DECREF(done);
+        return PyObject_Vectorcall(slow_apply_at, args, 2, NULL);
+    }
+    PyObject *claims_args[4] = {args[0], args[1], PyTuple_GET_ITEM(done, 1), PyTuple_GET_ITEM(done, 2)};
+    PyObject *found = PyObject_Vectorcall(check_claims, claims_args, 4, NULL);
+    PyObject *out = found ? PyTuple_Pack(2, PyTuple_GET_ITEM(done, 0), found) : NULL;
+    Py_XDECREF(found);
+    Py_DECREF(done);
+    return out;
+}
+
+static PyObject *link_python(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "link(position_then_apply, checked_claims)");
+        return NULL;
+    }
+    Py_XSETREF(slow_apply_at, Py_NewRef(args[0]));
+    Py_XSETREF(check_claims, Py_NewRef(args[1]));
+    Py_RETURN_NONE;
+}
+
 /* ------------------------------------------------------------------ setup */
 
 static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1606,6 +1680,10 @@ static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
 
 static PyMethodDef methods[] = {
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL, "setup(SpacePlan._fields, apply_effect, positions, PackPart, Event._fields)"},
+    {"link", (PyCFunction)(void (*)(void))link_python, METH_FASTCALL,
+     "link(position_then_apply, checked_claims): the Python that apply_at calls for what step leaves"},
+    {"apply_at", (PyCFunction)(void (*)(void))apply_at, METH_FASTCALL,
+     "apply_at(state, event): (position, problems), as WondersDiceRules.apply_at gives them"},
     {"step", (PyCFunction)(void (*)(void))step, METH_FASTCALL,
      "step(state, event): (position, []) or (position, paid, vp), the event applied; or None, nothing changed"},
     {"position", (PyCFunction)(void (*)(void))position, METH_FASTCALL,
@@ -1616,6 +1694,10 @@ static PyMethodDef methods[] = {
      "trusted_action(state, seat, step): a legal one-step action applied, (paid, vp), or None, nothing changed"},
     {"roll", (PyCFunction)(void (*)(void))roll, METH_FASTCALL,
      "roll(state, payload): True, the roll applied, or None, nothing changed"},
+    {"start_turn", (PyCFunction)(void (*)(void))start_turn_entry, METH_FASTCALL,
+     "start_turn(state, roll, turn): True, the turn started with the dice rolled, or None, nothing changed"},
+    {"turn_end", (PyCFunction)(void (*)(void))turn_end_entry, METH_FASTCALL,
+     "turn_end(state, payload): True, the turn's usual end applied, or None, nothing changed"},
     {NULL, NULL, 0, NULL},
 };
 

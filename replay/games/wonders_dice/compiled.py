@@ -9,7 +9,8 @@ next logged step and checked as the resolver checks it; its effects applied in C
 :func:`engine.apply_effect` applies them, which it calls for an odd value) and a roll of the Forum's
 dice in the Forum's order; and it finds an event's cached position. Since the ninth pass it also applies
 the simulation's one-step actions without an event (``trusted_action``: what
-``kernel.direct_action(trusted=True)`` does, by the same phases). It declines anything
+``kernel.direct_action(trusted=True)`` does, by the same phases), and since the twelfth the start
+and usual end of its turns (``start_turn``, ``turn_end``: what ``apply_trusted`` does with them). It declines anything
 else with nothing changed, and the Python code then does what it always did: the Python code is
 the reference and the fallback, and both give the same states, problems and outputs
 (``tests/test_wd_compiled.py``).
@@ -21,7 +22,7 @@ fails). :func:`use` switches in-process (the benchmark compares both in one run)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -29,12 +30,15 @@ from replay.compiled_ext import PURE, load
 from replay.contract import Position
 from replay.events import Event
 from replay.packs import PackPart
+from replay.problems import Problem
 
 from .engine import SpacePlan, apply_effect
 
 Kernel = Callable[[Any, dict[str, Any]], Any]
 Trusted = Callable[[Any, int, dict[str, Any]], "tuple[int, int] | None"]
 Step = Callable[[Any, Event], "tuple[Any, ...] | None"]
+ApplyAt = Callable[[Any, Event], "tuple[Position, Sequence[Problem]]"]
+StartTurn = Callable[[Any, dict[str, tuple[str, int]], int], "bool | None"]
 
 
 POSITIONS: dict[tuple[int, int | None], Position] = {}
@@ -60,6 +64,9 @@ BUILT_ROLL: Kernel | None = _KERNEL.roll if _KERNEL else None
 BUILT_POSITION: Callable[[str, dict[str, Any]], Position | None] | None = _KERNEL.position if _KERNEL else None
 BUILT_TRUSTED: Trusted | None = _KERNEL.trusted_action if _KERNEL else None
 BUILT_STEP: Step | None = _KERNEL.step if _KERNEL else None
+BUILT_TURN_END: Kernel | None = _KERNEL.turn_end if _KERNEL else None
+BUILT_START_TURN: StartTurn | None = _KERNEL.start_turn if _KERNEL else None
+BUILT_APPLY_AT: ApplyAt | None = _KERNEL.apply_at if _KERNEL else None
 
 ACTION: Kernel | None = None if PURE else BUILT_ACTION
 """``action(state, payload)``: None (declined, nothing changed), a list (the action applied, its
@@ -77,6 +84,15 @@ STEP: Step | None = None if PURE else BUILT_STEP
 """``step(state, event)``: ``position`` then ``action``, ``roll`` or the turn's usual end in one call, for ``Rules.apply_at``:
 (position, []) (applied, the claims all right), (position, paid, VP) (applied, the claims for the
 Python code to check) or None (not cached, another event type, or declined: nothing changed)."""
+APPLY_AT: ApplyAt | None = None if PURE else BUILT_APPLY_AT
+"""``apply_at(state, event)``: ``WondersDiceRules.apply_at`` in one call, without its Python frame (``step``, and
+the Python that :func:`link` names for what ``step`` leaves), or None: the Python method."""
+START_TURN: StartTurn | None = None if PURE else BUILT_START_TURN
+"""``start_turn(state, roll, turn)``: ``projector._start_turn`` for the simulation's own roll (nothing checked), True;
+or None (declined, nothing changed: a table of other types)."""
+TURN_END: Kernel | None = None if PURE else BUILT_TURN_END
+"""``turn_end(state, payload)``: the usual end of a turn (``step``'s, without a position: the simulation's
+``turn_ended``), True; or None (declined, nothing changed: an Agora to settle, a swap waiting, an odd value)."""
 
 
 def active() -> bool:
@@ -87,11 +103,20 @@ def active() -> bool:
 @contextmanager
 def use(compiled: bool) -> Iterator[bool]:
     """The compiled kernel on (where built) or off for a while; yields whether it is on."""
-    global ACTION, ROLL, POSITION, TRUSTED, STEP
-    saved = ACTION, ROLL, POSITION, TRUSTED, STEP
-    built = BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, BUILT_TRUSTED, BUILT_STEP
-    ACTION, ROLL, POSITION, TRUSTED, STEP = built if compiled else (None,) * 5
+    global ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN
+    saved = ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN
+    built = (BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, BUILT_TRUSTED, BUILT_STEP, BUILT_TURN_END, BUILT_APPLY_AT,
+             BUILT_START_TURN)
+    ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN = built if compiled else (None,) * 8
     try:
         yield ACTION is not None
     finally:
-        ACTION, ROLL, POSITION, TRUSTED, STEP = saved
+        ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN = saved
+
+
+def link(position_then_apply: ApplyAt, checked_claims: Callable[[Any, Event, int, int], Sequence[Problem]]) -> None:
+    """Name the Python that the compiled ``apply_at`` calls: for an event ``step`` declines (its position, then
+    ``projector.apply``) and for an action whose claims it leaves (``projector.checked_claims``). The rules call it
+    at import (this module cannot import them: they import it)."""
+    if _KERNEL is not None:
+        _KERNEL.link(position_then_apply, checked_claims)

@@ -32,13 +32,40 @@ from .rules_data import Options, Ruleset
 from .scoring import final_scores
 from .state import GameState
 
+_OPTIONS: dict[tuple[tuple[str, type, Any], ...], Options] = {}
+"""The options validated lately, by their start payload's items (each value with its type: 1 and True
+are not the same answer): a frozen model shared by the games that name the same options, rather than
+validated again for each (a simulated or projected archive names a handful over thousands of games)."""
+_OPTIONS_KEPT = 256
+
+
+def game_options(given: Any, rules: Ruleset) -> Options:
+    """The start payload's ``options`` validated (the pack's own when there are none); ValidationError
+    when they are not options."""
+    if given is None:
+        return rules.options
+    try:
+        key = tuple((k, type(v), v) for k, v in given.items())
+        found = _OPTIONS.get(key)
+    except (AttributeError, TypeError):  # not a dict, or a value that cannot be a key: validated each time
+        return Options.model_validate(given)
+    if found is None:
+        found = Options.model_validate(given)
+        if len(_OPTIONS) >= _OPTIONS_KEPT:
+            _OPTIONS.clear()
+        _OPTIONS[key] = found
+    return found
+
 
 def start_state(event: Event, rules: Ruleset) -> GameState:
     """The table after the start event, under the pack it pins; RuleViolation if unplayable."""
     p = event.payload
-    options = Options.model_validate(p["options"]) if p.get("options") is not None else rules.options
-    state = new_state(rules, options, [{"seat": -1, "name": "", "city": next(iter(rules.city))}])
-    fail = fail_for(state, event, None)
+    options = game_options(p.get("options"), rules)
+
+    def fail(rule_id: str, expected: str, found: str) -> RuleViolation:  # located on an empty table
+        empty = new_state(rules, options, [{"seat": -1, "name": "", "city": next(iter(rules.city))}])
+        return fail_for(empty, event, None)(rule_id, expected, found)
+
     seats = sorted(p["seats"], key=lambda s: s["seat"])
     if [s["seat"] for s in seats] != list(range(len(seats))):
         raise fail("start.seats", f"seats 0..{len(seats) - 1}", str([s["seat"] for s in p["seats"]]))

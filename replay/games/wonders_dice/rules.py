@@ -81,36 +81,14 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
     def is_over(self, state: GameState) -> bool:
         return state.phase in ("over", "ended")
 
-    def apply_at(self, state: GameState, event: Event) -> tuple[Position, Sequence[Problem]]:
-        fast = compiled.STEP
-        if fast is not None:  # the compiled kernel: the cached position and the usual action, roll or turn end, in one call
-            done = fast(state, event)
-            if done is not None:
-                if len(done) == 2:
-                    return done
-                return done[0], checked_claims(state, event, done[1], done[2])
-        return self.position(state, event), apply(state, event)
+    @property
+    def apply_at(self) -> Callable[[GameState, Event], tuple[Position, Sequence[Problem]]]:
+        """:func:`apply_at`, or the compiled kernel's ``apply_at`` (the same in one call, a Python frame less an
+        event) where it is built and on. A property: the driver reads it once a run, the switch each time."""
+        return compiled.APPLY_AT or apply_at
 
     def position(self, state: GameState, event: Event) -> Position:
-        fast = compiled.POSITION
-        if fast is not None:  # the compiled kernel: a cached position, or None for the code below
-            cached = fast(event.type, event.payload)
-            if cached is not None:
-                return cached
-        p = event.payload
-        turn = p.get("turn")
-        if not isinstance(turn, int):
-            turn = state.turn
-        seat = p.get("player") if event.type == "action_taken" else None
-        if type(turn) is not int or (seat is not None and type(seat) is not int):
-            return Position(turn=turn, seat=seat)  # odd payloads (a bool, a string) are not cached
-        key = (turn, seat)
-        found = _POSITIONS.get(key)
-        if found is None:
-            found = Position(turn=turn, seat=seat)
-            if len(_POSITIONS) < 100_000:
-                _POSITIONS[key] = found  # positions are immutable: one per (turn, seat)
-        return found
+        return position(state, event)
 
     def legal_actions(self, state: GameState, seat: int) -> Sequence[list[StepKey]]:
         return legal_actions(state, seat)
@@ -146,6 +124,51 @@ class WondersDiceRules(Rules[GameState, Ruleset]):
             seq=data["seq"], result=data["result"], coin_offsets={s: o for s, o in data["coin_offsets"]},
             follow_ups={s: q for s, q in data["follow_ups"]}, pending={s: info for s, info in data["pending"]},
         )
+
+
+def position(state: GameState, event: Event) -> Position:
+    """Where ``event`` belongs: its turn and, for an action, its seat (``WondersDiceRules.position``)."""
+    fast = compiled.POSITION
+    if fast is not None:  # the compiled kernel: a cached position, or None for the code below
+        cached = fast(event.type, event.payload)
+        if cached is not None:
+            return cached
+    p = event.payload
+    turn = p.get("turn")
+    if not isinstance(turn, int):
+        turn = state.turn
+    seat = p.get("player") if event.type == "action_taken" else None
+    if type(turn) is not int or (seat is not None and type(seat) is not int):
+        return Position(turn=turn, seat=seat)  # odd payloads (a bool, a string) are not cached
+    key = (turn, seat)
+    found = _POSITIONS.get(key)
+    if found is None:
+        found = Position(turn=turn, seat=seat)
+        if len(_POSITIONS) < 100_000:
+            _POSITIONS[key] = found  # positions are immutable: one per (turn, seat)
+    return found
+
+
+def apply_at(state: GameState, event: Event) -> tuple[Position, Sequence[Problem]]:
+    """The event's position, then what applying it claims wrongly (``Rules.apply_at``): the compiled kernel's
+    ``step`` for the usual action, roll or turn end in one call, the Python for anything it declines."""
+    fast = compiled.STEP
+    if fast is not None:  # the compiled kernel: the cached position and the usual action, roll or turn end, in one call
+        done = fast(state, event)
+        if done is not None:
+            if len(done) == 2:
+                return done
+            return done[0], checked_claims(state, event, done[1], done[2])
+    return _position_then_apply(state, event)
+
+
+def _position_then_apply(state: GameState, event: Event) -> tuple[Position, Sequence[Problem]]:
+    """The Python's position and apply: for an event ``step`` declines (nothing changed yet; the compiled
+    ``apply_at`` calls it too), and for every event when the kernel is off."""
+    return position(state, event), apply(state, event)
+
+
+compiled.link(_position_then_apply, checked_claims)
 
 
 def _player_snapshot(p: PlayerState) -> dict[str, Any]:

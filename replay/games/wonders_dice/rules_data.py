@@ -266,6 +266,12 @@ class Ruleset(RulesPack):
         return {d.colour: {f.face: f for f in d.faces} for d in self.dice}
 
     @cached_property
+    def sides(self) -> dict[str, tuple[str, ...]]:
+        """colour -> the face on each side, in the pack's order (a face printed twice is there twice):
+        what a roll draws from."""
+        return {d.colour: tuple(f.face for f in d.faces) for d in self.dice}
+
+    @cached_property
     def city(self) -> dict[str, City]:
         return {c.id: c for c in self.cities}
 

@@ -82,7 +82,7 @@ def simulate_game(
         GreedyBot(rng, state, i) if b == "greedy" else RandomBot(rng) for i, b in enumerate(seat_bots)
     ]
     sections = len(rules.start.forum_sections)
-    faces = {c: [f.face for f in die.faces] for c, die in rules.die.items()}
+    faces = rules.sides
     draw = below(rng)  # rng.randrange(n), and rng.choice(seq) is seq[draw(len(seq))]: the same numbers, fewer calls
     roll_dice, getrandbits = cbots.ROLL, rng.getrandbits  # the roll drawn by draw's loop, in C (rng is the standard generator)
     two_phase = opts.resolution == "two_phase"
@@ -97,6 +97,9 @@ def simulate_game(
     ]
     tables = [board_tables(rules, pl.board) for pl in players]
     trusted = compiled.TRUSTED  # the compiled direct_action(trusted=True) where built: None declines to the Python
+    # The turn's start and usual end in the kernel (_start_turn, and apply_trusted's turn_ended as the fold's
+    # step ends a turn); either declines to the Python (an Agora to settle, once a game).
+    start_turn, end_turn = compiled.START_TURN, compiled.TURN_END
     # A random bot with the standard generator chooses its main action by one compiled call with every
     # argument fixed for the game (the table, its player and board are the same objects throughout):
     # RandomBot.main's own fast path, without its Python frame. With the compiled one-step action too,
@@ -132,7 +135,8 @@ def simulate_game(
                 dice.append({"id": d, "colour": c, "face": face, "section": section})
                 roll[d] = (face, section)
         state.seq = emit("dice_rolled", 1, {"turn": turn, "dice": dice}).seq
-        _start_turn(state, roll, turn)
+        if start_turn is None or start_turn(state, roll, turn) is None:
+            _start_turn(state, roll, turn)
         # the bots' choices are resolved on the table as they are made: the events record them
         if two_phase:
             firsts = [act(state, seat, turn, choosers[seat], fail_for(state, events[-1], seat)) for seat in range(n)]
@@ -185,7 +189,11 @@ def simulate_game(
         for die in list(state.pending_swaps):
             greys = [d for d, c in state.forum.items() if c == "grey"]
             apply_trusted(state, emit("special_die_swapped", 1, {"turn": turn, "die": die, "replaces": rng.choice(greys)}))
-        apply_trusted(state, emit("turn_ended", 1, {"turn": turn}))
+        ended = emit("turn_ended", 1, {"turn": turn})
+        if end_turn is not None and end_turn(state, ended.payload) is not None:
+            state.seq = ended.seq
+        else:  # an Agora to settle (once a game), or the pure-Python code
+            apply_trusted(state, ended)
     # The end applied as apply_trusted applies it, with the scores the event carries rather than counted
     # again (the state is this function's own, dropped on return: nobody sees the dict shared).
     scores = final_scores(state)
