@@ -1,0 +1,102 @@
+"""Instructions a 7 Wonders Dice game costs, counted by valgrind's callgrind: a measure the neighbours'
+load does not move, for comparing two trees on a busy machine.
+
+    python bench/instructions.py                        # fold, derive and simulate, this environment
+    python bench/instructions.py --work simulate --players 4 --games 100
+    python bench/instructions.py --python /tmp/before-venv/bin/python   # another tree's environment
+
+Each workload runs twice under callgrind in separate processes, once doing its work once and once
+doing it twice (after the same set-up and warm-up): the difference is the work alone, without the
+interpreter's start, the imports or the set-up. ``PYTHONHASHSEED`` is fixed (0) so that dict and set
+layouts, and with them the counts, repeat: identical runs agree to a few thousandths; another hash seed
+moves a count by up to 5%. The games are simulated in the measured environment with a fixed seed (the
+simulation's output is pinned, so two trees fold the same games); ``--python`` names the interpreter
+of another environment (say, an older tree installed into its own virtual environment with its
+extensions built), so that the same command measures both.
+
+Workloads: ``fold`` (every event replayed with its checks, no observer, the events in memory),
+``derive`` (the fold and both observers: every derived row, as ``replay project`` makes them) and
+``simulate`` (random bots, ``--players`` seats). Needs ``valgrind``; slow (about 50 times the
+uninstrumented run): keep ``--games`` small.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+WORKS = ("fold", "derive", "simulate")
+NAMES = ["ann", "bob", "cy", "di", "ed", "flo", "gus"]
+
+
+def inner(work: str, games: int, players: int, reps: int) -> None:
+    """The measured process: set up, warm up, then do ``work`` ``reps`` times."""
+    from replay.analytics.project import derive_records
+    from replay.driver import Replay
+    from replay.games.wonders_dice import GAME, simulate_game
+
+    gc.disable()
+    if work == "simulate":
+        for i in range(5):
+            simulate_game(f"w{i}", NAMES[:players], i, ("random",))
+        for _ in range(reps):
+            for i in range(games):
+                simulate_game(f"g{i}", NAMES[:players], 1_000 + i, ("random",))
+        return
+    logs = [simulate_game(f"g{i}", NAMES[:2 + i % 6], 1_000 + i, ("random",)) for i in range(games)]
+    library = GAME.library()
+    for events in logs[:5]:  # warm-up: the caches every run fills alike
+        Replay(GAME, library).run(events)
+    for _ in range(reps):
+        for events in logs:
+            if work == "fold":
+                Replay(GAME, library, level="collect").run(events)
+            else:
+                derive_records(GAME, events, library, True)
+
+
+def counted(python: str, work: str, games: int, players: int, reps: int, folder: Path) -> int:
+    """Instructions of one measured process (callgrind's total)."""
+    out = folder / f"{work}.{reps}.out"
+    command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", python, __file__,
+               "--inner", work, "--games", str(games), "--players", str(players), "--reps", str(reps)]
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = re.search(r"Collected\s*:\s*([\d,]+)", done.stderr) or re.search(r"I\s+refs:\s*([\d,]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        sys.exit(f"the measured run failed ({' '.join(command)}):\n{done.stderr[-2000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", choices=WORKS, action="append", help="workloads (all three unless named)")
+    ap.add_argument("--games", type=int, default=60, help="games a workload does once (default 60)")
+    ap.add_argument("--players", type=int, default=4, help="seats of a simulated game (default 4)")
+    ap.add_argument("--python", default=sys.executable, help="the interpreter of the environment to measure")
+    ap.add_argument("--inner", choices=WORKS, help=argparse.SUPPRESS)
+    ap.add_argument("--reps", type=int, default=1, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.inner:
+        inner(args.inner, args.games, args.players, args.reps)
+        return
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed (apt-get install valgrind): it counts the instructions")
+    print(f"{'work':<10}{'games':>7}{'M instructions a game':>24}   ({args.python})")
+    with tempfile.TemporaryDirectory(prefix="replay-instructions-") as tmp, ThreadPoolExecutor(2) as pool:
+        for work in args.work or WORKS:
+            runs = [pool.submit(counted, args.python, work, args.games, args.players, reps, Path(tmp)) for reps in (1, 2)]
+            once, twice = (run.result() for run in runs)
+            label = f"{work} {args.players}p" if work == "simulate" else work
+            print(f"{label:<10}{args.games:>7}{(twice - once) / args.games / 1e6:>24.3f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
