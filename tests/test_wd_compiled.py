@@ -16,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+import types
 from typing import Any
 
 from helpers import require_compiled
@@ -342,6 +343,17 @@ def test_start_turn_leaves_the_pythons_table_and_declines_odd_ones() -> None:
         before = GAME.rules.snapshot(table)
         assert start_turn(table, rolled, when) is None
         assert GAME.rules.snapshot(table) == before
+
+
+def test_a_kernel_built_from_older_sources_is_not_used(monkeypatch: Any) -> None:
+    """An extension built before an entry this code takes (an editable install not rebuilt): the Python
+    code, and a reason that says what to do, rather than an import that fails."""
+    assert compiled._KERNEL is not None
+    older = types.SimpleNamespace(**{name: getattr(compiled._KERNEL, name) for name in compiled._ENTRIES
+                                     if name not in ("apply_at", "link")}, setup=compiled._KERNEL.setup)
+    monkeypatch.setattr(compiled, "load", lambda *args: (older, ""))
+    kernel, why = compiled._load()
+    assert kernel is None and "older sources" in why and "apply_at, link" in why and "pip install -e ." in why
 
 
 def test_replay_pure_forces_the_python_code() -> None:

@@ -50,11 +50,19 @@ def _load() -> tuple[Any, str]:
     kernel, why = load(__package__, "_ckernel", "the compiled kernel")
     if kernel is None:
         return None, why
+    missing = [name for name in _ENTRIES if not hasattr(kernel, name)]
+    if missing:  # built from older sources than these
+        return None, (f"the compiled kernel (_ckernel) is built from older sources (no {', '.join(missing)}): "
+                      "pip install -e . again")
     try:
         kernel.setup(SpacePlan._fields, apply_effect, POSITIONS, PackPart, Event._fields)
     except (ImportError, TypeError) as stale:  # built from other sources than these (another setup signature)
         return None, str(stale)
     return kernel, ""
+
+
+_ENTRIES = ("action", "roll", "position", "trusted_action", "step", "turn_end", "start_turn", "apply_at", "link")
+"""What this module takes from the extension."""
 
 
 _KERNEL, NOT_BUILT = _load()
