@@ -25,6 +25,7 @@ from replay.games.wonders_dice.engine import (
     action_candidates,
     board_tables,
     candidate_ok,
+    cross_candidates,
     first_legal,
     legal_candidates,
 )
@@ -110,7 +111,8 @@ def test_every_prompts_candidates_are_the_pythons(monkeypatch):
 
 def test_every_candidates_verdict_is_the_pythons():
     """first_ok against candidate_ok, candidate by candidate, for every player after every event of
-    simulated games (free and paid dice), and the first legal one and all of them, of each list both ways."""
+    simulated games (free and paid dice), and the first legal one and all of them, of each list both ways;
+    and the same for every space of the player's board a crossing could take (cross_candidates)."""
     assert cbots.BUILT_FIRST_OK is not None and cbots.BUILT_ALL_OK is not None
     packs = shipped_rulesets()
     asked = []
@@ -119,7 +121,7 @@ def test_every_candidates_verdict_is_the_pythons():
         asked.append(c)
         return candidate_ok(state, p, c, free)
 
-    decided = 0
+    decided = crossed = legal_crossings = 0
     for i in range(scaled(24, 240)):
         pack, update = UPDATES[i % len(UPDATES)]
         rules = packs[pack]
@@ -141,7 +143,17 @@ def test_every_candidates_verdict_is_the_pythons():
                     with cbots.use(False):
                         python_all = legal_candidates(state, p, candidates, free)
                     assert cbots.BUILT_ALL_OK(candidates, state, p, free, slow) == python_all
+                crossings = cross_candidates(state, p, board_tables(state.rules, p.board), tuple(p.board))
+                for c in crossings:  # a crossing: a space built with no die (free False), as the Wonder is
+                    expected = candidate_ok(state, p, c, False)
+                    assert (cbots.BUILT_FIRST_OK([c], state, p, False, slow) is c) == expected, c
+                    crossed += 1
+                    legal_crossings += expected
+                with cbots.use(False):
+                    python_crossings = legal_candidates(state, p, crossings, False)
+                assert cbots.BUILT_ALL_OK(crossings, state, p, False, slow) == python_crossings
     assert decided > 100_000
+    assert crossed > 50_000 and 0 < legal_crossings < crossed  # both verdicts seen
     assert asked and len(asked) < decided / 10  # the Guild Court's spaces went to the Python; the rest did not
 
 

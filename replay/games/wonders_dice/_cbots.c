@@ -272,7 +272,7 @@ static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs
 
 static PyObject *s_rules, *s_start, *s_special, *s_board, *s_forum, *s_unlocked, *s_free_colours, *s_forum_sections,
     *s_roll, *s_discount_all, *s_discount, *s_options, *s_income, *s_colour, *s_guild, *s_space, *s_cost, *s_resources,
-    *s_coins, *s_coin_cap, *v_pass, *v_wonder, *v_when_chosen, *s_producers, *s_crossed, *s_resources_spent;
+    *s_coins, *s_coin_cap, *v_pass, *v_build, *v_when_chosen, *s_producers, *s_crossed, *s_resources_spent;
 
 /* What first_ok reads once per call: the table as every candidate of one question sees it. */
 typedef struct {
@@ -346,14 +346,14 @@ static int verdict(Table *t, PyObject *p, PyObject *s, int free) {
     PyObject *kind = PyTuple_GET_ITEM(s, 0);
     int is = PyObject_RichCompareBool(kind, v_pass, Py_EQ);
     if (is != 0) return is; /* pass: always legal (or an error) */
-    int wonder = PyObject_RichCompareBool(kind, v_wonder, Py_EQ);
-    if (wonder < 0) return -1;
+    int build = PyObject_RichCompareBool(kind, v_build, Py_EQ);
+    if (build < 0) return -1; /* anything else (the Wonder, a crossing) names no die */
     int rc = -1, missing;
     long owed = 0, credit = 0;
     PyObject *b = PyObject_GetItem(t->board, PyTuple_GET_ITEM(s, 2)), *colour = NULL, *bcolour = NULL, *guild = NULL,
              *spaces = NULL, *space = NULL, *cost_o = NULL, *v = NULL;
     if (b == NULL) return -1;
-    if (!wonder) {
+    if (build) {
         PyObject *die = PyTuple_GET_ITEM(s, 1);
         if ((colour = PyObject_GetItem(t->forum, die)) == NULL) goto done;
         if ((is = contains(t->special, colour)) < 0) goto done;
@@ -711,7 +711,7 @@ PyMODINIT_FUNC PyInit__cbots(void) {
     INTERN(s_forum_sections, "forum_sections"); INTERN(s_roll, "roll"); INTERN(s_discount_all, "discount_all");
     INTERN(s_discount, "discount"); INTERN(s_options, "options"); INTERN(s_income, "income"); INTERN(s_colour, "colour");
     INTERN(s_guild, "guild"); INTERN(s_space, "space"); INTERN(s_cost, "cost"); INTERN(s_resources, "resources");
-    INTERN(s_coins, "coins"); INTERN(s_coin_cap, "coin_cap"); INTERN(v_pass, "pass"); INTERN(v_wonder, "wonder");
+    INTERN(s_coins, "coins"); INTERN(s_coin_cap, "coin_cap"); INTERN(v_pass, "pass"); INTERN(v_build, "build");
     INTERN(v_when_chosen, "when_chosen");
     INTERN(s_producers, "producers"); INTERN(s_crossed, "crossed"); INTERN(s_resources_spent, "resources_spent");
     INTERN(s_die_keys, "die_keys"); INTERN(s_wonder_keys, "wonder_keys"); INTERN(s_keys, "keys");

@@ -134,13 +134,17 @@ class RandomBot(DirectChooser):
         return _SKIP if found is None else found
 
     def cross(self, state: GameState, p: PlayerState, candidates: list[StepKey], can_skip: bool) -> StepKey:
-        """The answer :meth:`choose` gives to the cross prompt: the first legal answer of the shuffle."""
+        """The answer :meth:`choose` gives to the cross prompt: the first legal answer of the shuffle (the
+        first legal crossing shuffled before skip, where skip is one, checked in one call, compiled where built)."""
         if can_skip:
             candidates.append(_SKIP)
         self.shuffle(candidates)
-        for c in candidates:
-            if c is _SKIP or candidate_ok(state, p, c, False):
-                return c
+        i = candidates.index(_SKIP) if can_skip else len(candidates)
+        found = first_legal(state, p, candidates[:i], False) if i else None
+        if found is not None:
+            return found
+        if can_skip:
+            return _SKIP
         raise AssertionError("a cross prompt with no legal answer")
 
     def bonus(self, candidates: list[StepKey]) -> StepKey:
@@ -180,7 +184,7 @@ class GreedyBot(DirectChooser):
 
     def cross(self, state: GameState, p: PlayerState, candidates: list[StepKey], can_skip: bool) -> StepKey:
         """The answer :meth:`choose` gives to the cross prompt: the best of its legal answers."""
-        options = [c for c in candidates if candidate_ok(state, p, c, False)]
+        options = legal_candidates(state, p, candidates, False)
         if can_skip:
             options.append(_SKIP)
         return self._best(options)

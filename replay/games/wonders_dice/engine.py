@@ -856,10 +856,7 @@ class _DirectAction(_Action):
     def _ask_cross(self, buildings: tuple[str, ...]) -> StepKey | None:
         state, p = self.state, self.p
         candidates = cross_candidates(state, p, self.tables, buildings)
-        for c in candidates:
-            if candidate_ok(state, p, c, False):
-                break
-        else:
+        if first_legal(state, p, candidates, False) is None:
             return None  # nothing can be crossed: the effect lapses without a question, as the prompt's
         step = self.bot.cross(state, p, candidates, not self.options.cross_mandatory)
         self.steps.append(step)
