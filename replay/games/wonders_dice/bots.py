@@ -124,28 +124,29 @@ class RandomBot(DirectChooser):
 
     def extra(self, state: GameState, p: PlayerState, tables: BoardTables, allowed: tuple[str, ...], free: bool) -> StepKey:
         """The answer :meth:`choose` gives to the extra prompt: the candidates and skip shuffled, then the
-        first legal answer. Skip always is one, so that is the first legal candidate shuffled before skip
-        (checked in one call, compiled where built), or skip."""
-        candidates = action_candidates(state, p, tables, allowed)
-        candidates.append(_SKIP)
-        self.shuffle(candidates)
-        i = candidates.index(_SKIP)
-        found = first_legal(state, p, candidates[:i], free) if i else None
-        return _SKIP if found is None else found
+        first legal answer (skip always is one)."""
+        found = self._first_answer(state, p, action_candidates(state, p, tables, allowed), True, free)
+        assert found is not None  # skip is legal
+        return found
 
     def cross(self, state: GameState, p: PlayerState, candidates: list[StepKey], can_skip: bool) -> StepKey:
-        """The answer :meth:`choose` gives to the cross prompt: the first legal answer of the shuffle (the
-        first legal crossing shuffled before skip, where skip is one, checked in one call, compiled where built)."""
+        """The answer :meth:`choose` gives to the cross prompt: the first legal answer of the shuffle."""
+        found = self._first_answer(state, p, candidates, can_skip, False)
+        if found is None:
+            raise AssertionError("a cross prompt with no legal answer")
+        return found
+
+    def _first_answer(self, state: GameState, p: PlayerState, candidates: list[StepKey], can_skip: bool,
+                      free: bool) -> StepKey | None:
+        """The first legal answer of ``candidates`` (and skip, when it is one) shuffled, as :meth:`choose` finds
+        it: the first legal candidate shuffled before skip (checked in one call, compiled where built), else
+        skip; None when there is neither."""
         if can_skip:
             candidates.append(_SKIP)
         self.shuffle(candidates)
         i = candidates.index(_SKIP) if can_skip else len(candidates)
-        found = first_legal(state, p, candidates[:i], False) if i else None
-        if found is not None:
-            return found
-        if can_skip:
-            return _SKIP
-        raise AssertionError("a cross prompt with no legal answer")
+        found = first_legal(state, p, candidates[:i], free) if i else None
+        return _SKIP if found is None and can_skip else found
 
     def bonus(self, candidates: list[StepKey]) -> StepKey:
         """The answer :meth:`choose` gives to the bonus prompt (every free slot is legal): the first of the shuffle."""
