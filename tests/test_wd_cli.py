@@ -90,3 +90,44 @@ def test_simulate_under_a_shipped_pack_by_name(runner):
     assert first["payload"]["ruleset"]["version"] == "0.1.0"
     result = runner.invoke(cli, ["simulate", "-a", "n", "--game", "7wonders-dice", "--ruleset", "no-such-pack"])
     assert result.exit_code == 2 and "no-such-pack" in result.output and "Traceback" not in result.output
+
+
+def _data_files(path):
+    """Each committed data file's sha256 and rows, in commit order (the files' names are random)."""
+    from replay.archive import Archive
+
+    snapshot = Archive(path).snapshot()
+    return snapshot.generation, sorted((f.sha256, f.rows) for f in snapshot.files.values())
+
+
+def test_simulate_with_workers_commits_the_same_batches_and_files(runner, tmp_path, monkeypatch):
+    monkeypatch.setattr("replay.services.simulation.COMMIT_GAMES", 7)  # 30 games: five batches
+    for name, workers in (("one", "1"), ("two", "2"), ("three", "3")):
+        _ok(runner, "simulate", "-a", name, "--game", "7wonders-dice", "--init", "--games", "30", "--players", "2-4",
+            "--bot", "random,greedy", "--seed", "5", "--workers", workers)
+    one = _data_files(tmp_path / "one")
+    assert one[0] >= 5 and len(one[1]) == 5 and sum(rows for _, rows in one[1]) > 30 * 100
+    assert _data_files(tmp_path / "two") == one == _data_files(tmp_path / "three")
+    assert _ok(runner, "export", "-a", "one") == _ok(runner, "export", "-a", "two") == _ok(runner, "export", "-a", "three")
+    assert "OK" in _ok(runner, "verify", "-a", "two", "--deep")
+
+
+def test_a_batch_failing_in_a_worker_is_one_error_and_the_batches_before_it_stay(runner, tmp_path, monkeypatch):
+    from replay.errors import ReplayError
+    from replay.services import simulation
+
+    real = simulation.simulated
+
+    def failing(game, seed, i, players, bots, pack):
+        if i == 10:  # in the second batch of 7
+            raise ReplayError(f"game {i} could not be simulated")
+        return real(game, seed, i, players, bots, pack)
+
+    monkeypatch.setattr(simulation, "COMMIT_GAMES", 7)
+    monkeypatch.setattr(simulation, "simulated", failing)  # the workers fork after this: they inherit it
+    result = runner.invoke(cli, ["simulate", "-a", "x", "--game", "7wonders-dice", "--init", "--games", "30",
+                                 "--players", "2", "--workers", "2"])
+    assert result.exit_code == 1 and "game 10 could not be simulated" in result.output
+    assert "Traceback" not in result.output
+    games = json.loads(_ok(runner, "games", "-a", "x", "--format", "json"))
+    assert sorted(g["game_id"][-6:] for g in games) == [f"{i:06d}" for i in range(7)]  # the first batch, whole

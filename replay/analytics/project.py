@@ -25,11 +25,8 @@ the next run rebuilds them from the events (derived data loses nothing); so does
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
-import multiprocessing
-import multiprocessing.pool
 import os
 import shutil
 import uuid
@@ -60,6 +57,7 @@ from ..packs import PackLibrary
 from ..problems import Location, Problem
 from ..registry import registry as default_registry
 from ..schema import schema_text
+from ..workers import fork_pool, in_order
 from .core import CORE_TABLES, CoreRows
 
 FORMAT = 3
@@ -184,7 +182,7 @@ def _project_kind(archive: Archive, game: AnyGame, progress: Callable[[int], Non
         skipped: dict[str, str] = {}
         live_games: list[str] = []
         _CONTEXT[(str(archive.root), game.kind)] = (archive, game, dict(archive.snapshot().files))
-        pool = _fork_pool(workers) if workers > 1 else None
+        pool = fork_pool(workers) if workers > 1 else None
         # with workers, a full batch's parts are written by a thread of this process (pyarrow and
         # sha256 let go of the GIL) while the workers go on: the main loop keeps them fed. One
         # flush at a time, in order: each commits the manifest after its parts, as before.
@@ -280,21 +278,6 @@ def prepare_kind(archive: Archive, game: AnyGame, root: Path, rebuild: bool,
 
 class _Skip(ReplayError):
     """A game that cannot be projected; the message says why."""
-
-
-def _fork_pool(workers: int) -> multiprocessing.pool.Pool:
-    """Worker processes forked from this one (they inherit the archive and the game, not sent).
-
-    Whatever this process holds is collected first, then frozen while the workers fork: a child's
-    collector never walks what it inherited, so it never finalizes an object of the parent's (a
-    DuckDB connection left in a cycle once made a worker's collector crash the worker), and the
-    inherited pages stay shared."""
-    gc.collect()
-    gc.freeze()
-    try:
-        return multiprocessing.get_context("fork").Pool(workers)
-    finally:
-        gc.unfreeze()
 
 
 Rows = dict[str, list[dict[str, Any]]]
@@ -477,17 +460,7 @@ def _derived(archive: Archive, game: AnyGame, todo: dict[str, StreamInfo], pool:
         for i in range(0, len(order), CHUNK_GAMES):
             yield game.kind, root, order[i:i + CHUNK_GAMES]
 
-    if pool is None:
-        yield from map(_derive_chunk, chunks())
-    else:
-        window = 2 * pool._processes  # how many chunks to keep in flight
-        pending: list[Any] = []
-        for chunk in chunks():
-            pending.append(pool.apply_async(_derive_chunk, (chunk,)))
-            if len(pending) >= window:
-                yield pending.pop(0).get()
-        for waiting in pending:
-            yield waiting.get()
+    yield from in_order(pool, _derive_chunk, chunks(), 2 * pool._processes if pool is not None else 1)
 
 
 # ----------------------------------------------------------------------------- writing parts

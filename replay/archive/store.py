@@ -110,6 +110,18 @@ class StreamPosition:
 
 
 @dataclass(frozen=True)
+class PreparedAppend:
+    """An append's data files written (not committed), what it does to each stream, and the packs its new
+    games pin: :meth:`Archive.prepare_append`'s result, for :meth:`Archive.commit`. Plain data: it may be
+    made in another process and sent back."""
+
+    files: list[PreparedFile]
+    positions: dict[str, StreamPosition]
+    packs: list[tuple[str, RulesPack]]
+    events: int
+
+
+@dataclass(frozen=True)
 class CommitResult:
     generation: int
     files: tuple[str, ...]
@@ -363,6 +375,13 @@ class Archive:
         The pack each new game pins must be shipped, already in the archive, or among
         ``packs``; it is stored with the game.
         """
+        return self.commit(self.prepare_append(appends, packs))
+
+    def prepare_append(self, appends: Sequence[StreamAppend], packs: Sequence[RulesPack] = ()) -> PreparedAppend:
+        """:meth:`append_many`'s work before its commit: the events checked, chained, encoded and written to
+        Parquet bytes, the packs they pin found. It takes no lock and changes nothing, so another process may
+        do it (``replay simulate --workers``: each worker prepares its batches, this process commits them in
+        order); :meth:`commit` checks the streams' positions then, under the lock, as ``append_many`` does."""
         with gc_paused():  # checking and encoding make millions of short-lived objects, none in a cycle
             tables = self._vouched_tables(appends)
             if tables is None:
@@ -374,7 +393,12 @@ class Archive:
         positions = {
             a.game_id: StreamPosition(a.events[0].kind, a.expected_last_seq, a.events[-1].seq) for a in appends
         }
-        return self.commit_prepared(prepared, positions, pinned)
+        return PreparedAppend(prepared, positions, _distinct_packs(pinned), sum(len(a.events) for a in appends))
+
+    def commit(self, prepared: PreparedAppend) -> CommitResult:
+        """Commit what :meth:`prepare_append` prepared: all of it, or nothing (its streams must still end where
+        the appends expected)."""
+        return self.commit_prepared(prepared.files, prepared.positions, prepared.packs)
 
     def _vouched_tables(self, appends: Sequence[StreamAppend]) -> list[tuple[str, pa.Table]] | None:
         """The appends' events chained and encoded (in append order), if their shapes can be vouched
@@ -749,6 +773,14 @@ def _check_shapes(appends: Sequence[StreamAppend], games: GameRegistry) -> None:
                 break
     if problems:
         raise StreamError(listed(problems) + "; nothing was written")
+
+
+def _distinct_packs(pinned: list[tuple[str, RulesPack]]) -> list[tuple[str, RulesPack]]:
+    """Each (kind, pack) once, in the order first pinned: a batch of new games mostly pins one pack."""
+    seen: dict[tuple[str, str], tuple[str, RulesPack]] = {}
+    for kind, pack in pinned:
+        seen.setdefault((kind, pack.content_hash), (kind, pack))
+    return list(seen.values())
 
 
 def _events_of(appends: Sequence[StreamAppend]) -> list[Event]:

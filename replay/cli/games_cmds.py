@@ -4,6 +4,7 @@ and what correcting one would change in the archive)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from ..errors import ReplayError
 from ..registry import registry
 from ..services import packs as pack_service
 from ..services.impact import impact
-from ..services.simulation import check_bots, check_players, simulate_games
+from ..services.simulation import COMMIT_GAMES, check_bots, check_players, simulate_games
 from ..tables import render
 from .options import archive_option, reading_archive_option
 
@@ -39,15 +40,22 @@ def _player_range(text: str) -> tuple[int, int]:
 @click.option("--ruleset", "ruleset", metavar="NAME|FILE",
               help="play under this rules pack instead of the game's default: a shipped pack's name "
                    "(an expansion, an option set; see `replay kinds`) or a pack file")
+@click.option("--workers", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="all cores",
+              help=f"processes simulating batches of {COMMIT_GAMES} games in parallel (the archive gets the same "
+                   "events and files whatever the number)")
 @click.option("--init", "create", is_flag=True, help="create the archive if it does not exist")
 @archive_option
 def simulate(kind: str | None, n_games: int, players: str | None, bots: str | None, seed: int,
-             ruleset: str | None, create: bool, archive_path: Path) -> None:
+             ruleset: str | None, workers: int, create: bool, archive_path: Path) -> None:
     """Simulate complete games between bots and append them to an archive.
 
     Every chance outcome is recorded as an event, and every action records what
     the player would write down, so each simulated game is also an audit test.
     Game ids are KIND-sSEED-NNNNNN.
+
+    Games are committed in batches of 500, each batch all or nothing: an interrupted run
+    keeps the batches committed before it. --workers processes simulate the batches
+    side by side; the archive gets the same games and files whatever their number.
 
     \b
     Example:
@@ -73,7 +81,7 @@ def simulate(kind: str | None, n_games: int, players: str | None, bots: str | No
         raise click.BadParameter(str(exc), param_hint="--ruleset") from None
     archive = Archive.init(archive_path) if create and not (archive_path / "REPLAY_ARCHIVE").exists() else Archive(archive_path)
     with click.progressbar(length=n_games, label=f"simulating {kind}", file=sys.stderr, show_eta=True) as bar:
-        events = simulate_games(game, archive, n_games, player_range, bot_names, seed, pack, bar.update)
+        events = simulate_games(game, archive, n_games, player_range, bot_names, seed, pack, bar.update, workers)
     click.echo(f"simulated {n_games} {kind} games ({events} events) into {archive_path}")
 
 
