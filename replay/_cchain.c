@@ -899,6 +899,206 @@ fail:
    spread to every row as ``spread`` does. It never raises for a value: anything it does not take exactly
    makes it decline (``builder_finish`` returns None) and the columns are then made the old way, which
    converts or raises as before. */
+/* ------------------------------------------------------------------ nested payload columns */
+
+/* Room in a writer for one more value, for a column whose length is not known before it is written
+   (the fields of a list's elements): the bitmaps grow a byte at a time, the data as it is written. */
+static int writer_room(Writer *w) {
+    size_t byte = (size_t)(w->i >> 3);
+    if (byte >= w->validity.len) {
+        if (reserve(&w->validity, 1) < 0) return -1;
+        w->validity.data[w->validity.len++] = 0;
+    }
+    if (w->code == '?') {
+        if (byte >= w->data.len) {
+            if (reserve(&w->data, 1) < 0) return -1;
+            w->data.data[w->data.len++] = 0;
+        }
+        return 0;
+    }
+    if (w->code == 's') return reserve(&w->offsets, 4);
+    return reserve(&w->data, (size_t)w->width);
+}
+
+/* One column of a nested type, as nested() writes it. The spec says what it is:
+     ("p", code, nullable)   a plain value (Writer's codes);
+     ("s", names, specs)     a struct, never null: an exact dict holding exactly those keys;
+     ("l", spec)             a list, never null: an exact list, its elements written to one child column;
+     ("o",)                  anything else (a map): the values kept, for pyarrow to convert. */
+typedef struct Node {
+    char kind;
+    Writer w;
+    PyObject *names;      /* "s": the keys (the spec's tuple, borrowed: the spec outlives the call) */
+    Py_ssize_t k;         /* "s": how many */
+    struct Node *child;   /* "s": k nodes; "l": one */
+    Buffer offsets;       /* "l": int32 offsets, the first 0 */
+    long long total;      /* "l": elements so far */
+    PyObject *kept;       /* "o": the values */
+} Node;
+
+#define NESTED_DEPTH 16
+
+static void node_free(Node *nd) {
+    if (nd->kind == 'p') writer_free(&nd->w);
+    if (nd->child != NULL) {
+        Py_ssize_t m = nd->kind == 's' ? nd->k : 1;
+        for (Py_ssize_t j = 0; j < m; j++) node_free(&nd->child[j]);
+        PyMem_Free(nd->child);
+        nd->child = NULL;
+    }
+    PyMem_Free(nd->offsets.data);
+    nd->offsets.data = NULL;
+    Py_CLEAR(nd->kept);
+}
+
+/* A node from its spec (zeroed before); -1 with an error for a spec that is not one. */
+static int node_init(Node *nd, PyObject *spec, int depth) {
+    const char *kind;
+    if (depth > NESTED_DEPTH || !PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) < 1
+        || !PyUnicode_CheckExact(PyTuple_GET_ITEM(spec, 0)) || (kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 0))) == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "nested: not a column spec");
+        return -1;
+    }
+    nd->kind = kind[0];
+    Py_ssize_t size = PyTuple_GET_SIZE(spec);
+    if (nd->kind == 'p' && size == 3) {
+        const char *code = PyUnicode_Check(PyTuple_GET_ITEM(spec, 1)) ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(spec, 1)) : NULL;
+        int nullable = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 2));
+        if (code == NULL || nullable < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "nested: a plain column's code is a str");
+            return -1;
+        }
+        return writer_init(&nd->w, code[0], nullable, 0);
+    }
+    if (nd->kind == 's' && size == 3 && PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 1))
+        && PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 2))
+        && PyTuple_GET_SIZE(PyTuple_GET_ITEM(spec, 1)) == PyTuple_GET_SIZE(PyTuple_GET_ITEM(spec, 2))) {
+        nd->names = PyTuple_GET_ITEM(spec, 1);
+        nd->k = PyTuple_GET_SIZE(nd->names);
+        nd->child = PyMem_Calloc((size_t)(nd->k ? nd->k : 1), sizeof(Node));
+        if (nd->child == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < nd->k; j++)
+            if (node_init(&nd->child[j], PyTuple_GET_ITEM(PyTuple_GET_ITEM(spec, 2), j), depth + 1) < 0) return -1;
+        return 0;
+    }
+    if (nd->kind == 'l' && size == 2) {
+        nd->child = PyMem_Calloc(1, sizeof(Node));
+        if (nd->child == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (reserve(&nd->offsets, 4) < 0) return -1;
+        memset(nd->offsets.data, 0, 4);
+        nd->offsets.len = 4;
+        return node_init(nd->child, PyTuple_GET_ITEM(spec, 1), depth + 1);
+    }
+    if (nd->kind == 'o' && size == 1) {
+        nd->kept = PyList_New(0);
+        return nd->kept == NULL ? -1 : 0;
+    }
+    PyErr_SetString(PyExc_ValueError, "nested: not a column spec");
+    return -1;
+}
+
+/* One value into its node: 0, DECLINE (not what the spec takes as it is: pyarrow decides) or -1. */
+static int node_put(Node *nd, PyObject *v) {
+    int r = 0;
+    switch (nd->kind) {
+    case 'p':
+        if (writer_room(&nd->w) < 0) return -1;
+        return writer_put(&nd->w, v);
+    case 'o':
+        return PyList_Append(nd->kept, v);
+    case 's':
+        if (!PyDict_CheckExact(v) || PyDict_GET_SIZE(v) != nd->k) return DECLINE;
+        for (Py_ssize_t j = 0; j < nd->k && r == 0; j++) {
+            PyObject *x = PyDict_GetItemWithError(v, PyTuple_GET_ITEM(nd->names, j));
+            if (x == NULL) return PyErr_Occurred() ? -1 : DECLINE;
+            Py_INCREF(x);
+            r = node_put(&nd->child[j], x);
+            Py_DECREF(x);
+        }
+        return r;
+    case 'l':
+        if (!PyList_CheckExact(v)) return DECLINE;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(v) && r == 0; j++) {
+            PyObject *x = Py_NewRef(PyList_GET_ITEM(v, j));
+            r = node_put(nd->child, x);
+            Py_DECREF(x);
+            nd->total++;
+        }
+        if (r != 0) return r;
+        if (nd->total > INT32_MAX) return DECLINE;
+        if (reserve(&nd->offsets, 4) < 0) return -1;
+        int32_t end = (int32_t)nd->total;
+        memcpy(nd->offsets.data + nd->offsets.len, &end, 4);
+        nd->offsets.len += 4;
+        return 0;
+    }
+    return DECLINE;
+}
+
+/* What a node wrote: "p" (validity | None, data, offsets | None); "s" a tuple of its children's;
+   "l" (offsets, elements, its child's); "o" the list of values. The node's buffers are freed. */
+static PyObject *node_finish(Node *nd) {
+    switch (nd->kind) {
+    case 'p':
+        return writer_finish(&nd->w);
+    case 'o':
+        return Py_NewRef(nd->kept);
+    case 's': {
+        PyObject *out = PyTuple_New(nd->k);
+        for (Py_ssize_t j = 0; out != NULL && j < nd->k; j++) {
+            PyObject *c = node_finish(&nd->child[j]);
+            if (c == NULL) Py_CLEAR(out);
+            else PyTuple_SET_ITEM(out, j, c);
+        }
+        return out;
+    }
+    case 'l': {
+        PyObject *offsets = PyBytes_FromStringAndSize(nd->offsets.data, (Py_ssize_t)nd->offsets.len);
+        PyObject *c = offsets ? node_finish(nd->child) : NULL;
+        PyObject *out = c ? Py_BuildValue("(OLO)", offsets, nd->total, c) : NULL;
+        Py_XDECREF(offsets);
+        Py_XDECREF(c);
+        return out;
+    }
+    }
+    Py_RETURN_NONE;
+}
+
+/* nested(values, spec) -> what node_finish gives for the values as one column of the spec's type, or None
+   where a value is not what the spec takes as it is (pyarrow then converts them all, or raises what it
+   raises). Each value is read once, while it is in cache: the nested payloads (a turn's dice, an action's
+   steps) that pyarrow converted object by object. */
+static PyObject *nested(PyObject *self, PyObject *args) {
+    PyObject *values, *spec;
+    if (!PyArg_ParseTuple(args, "OO!", &values, &PyTuple_Type, &spec)) return NULL;
+    if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) Py_RETURN_NONE;
+    Node root;
+    memset(&root, 0, sizeof root);
+    PyObject *out = NULL;
+    if (node_init(&root, spec, 0) < 0) goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = Py_NewRef(PySequence_Fast_ITEMS(values)[i]);
+        int r = node_put(&root, v);
+        Py_DECREF(v);
+        if (r < 0) goto done;
+        if (r == DECLINE) {
+            out = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    out = node_finish(&root);
+done:
+    node_free(&root);
+    return out;
+}
+
 #define BUILDER_TYPES 32
 #define BUILDER_SEEN 16
 static const char BUILDER_NAME[] = "replay._cchain.builder";
@@ -1147,6 +1347,7 @@ static PyMethodDef methods[] = {
     {"spread", spread, METH_VARARGS, "One type's plain payload fields as full-length Arrow buffers, or None."},
     {"builder", builder_new, METH_VARARGS, "A kind's columns, written by chain as it hashes (a capsule)."},
     {"builder_finish", builder_finish, METH_O, "A builder's columns, or None where it declined."},
+    {"nested", nested, METH_VARARGS, "A column of nested values (structs, lists) as Arrow buffers, or None."},
     {"fields", fields, METH_VARARGS, "Each field's values over exact dicts holding exactly those keys, or None."},
     {"canonical", canonical, METH_O, "The canonical JSON of a value, or None where the definition decides."},
     {"sha256", sha256_fast, METH_O, "SHA-256 of a buffer."},

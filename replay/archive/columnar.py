@@ -19,7 +19,9 @@ columns are made here from the transposed events, and where those builders decli
 
 from __future__ import annotations
 
+import functools
 import itertools
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -91,7 +93,11 @@ def _from_buffers(type_: pa.DataType, n: int, built: tuple[bytes | None, bytes, 
 
 
 def _struct(compiled: Any, payloads: list[Any], struct: pa.StructType) -> pa.Array:
-    """The payloads of one type as a struct array: field by field where every field is a plain value."""
+    """The payloads of one type as a struct array: by the extension's ``nested`` where it takes them (structs and
+    lists of plain values, at any depth), else field by field where every field is a plain value."""
+    built = compiled.nested(payloads, _spec(struct, False)) if hasattr(compiled, "nested") else None
+    if built is not None:
+        return _from_nested(struct, len(payloads), built)
     children = list(struct)
     if all(f.type in _CODES for f in children):
         values = compiled.fields(payloads, tuple(f.name for f in children))
@@ -100,6 +106,33 @@ def _struct(compiled: Any, payloads: list[Any], struct: pa.StructType) -> pa.Arr
             if all(a is not None for a in arrays):
                 return pa.StructArray.from_arrays(arrays, fields=children)
     return pa.array(payloads, type=struct)
+
+
+@functools.cache
+def _spec(type_: pa.DataType, nullable: bool) -> tuple[Any, ...]:
+    """What ``_cchain.nested`` writes for a column of ``type_``: a plain value (``_CODES``), a struct (never null),
+    a list (never null) of any of these, or ("o",): anything else, its values kept for pyarrow (a map)."""
+    if type_ in _CODES:
+        return ("p", _CODES[type_], nullable)
+    if pa.types.is_struct(type_):
+        names = tuple(sys.intern(f.name) for f in type_)  # the payloads' keys are mostly interned: found by identity
+        return ("s", names, tuple(_spec(f.type, f.nullable) for f in type_))
+    if pa.types.is_list(type_):
+        return ("l", _spec(type_.value_type, type_.value_field.nullable))
+    return ("o",)
+
+
+def _from_nested(type_: pa.DataType, n: int, built: Any) -> pa.Array:
+    """The array of ``n`` values that ``_cchain.nested`` wrote by :func:`_spec` (its buffers, or the values it kept)."""
+    if type_ in _CODES:
+        return _from_buffers(type_, n, built)
+    if pa.types.is_struct(type_):
+        return pa.StructArray.from_arrays([_from_nested(f.type, n, b) for f, b in zip(type_, built)], fields=list(type_))
+    if pa.types.is_list(type_):
+        offsets, elements, child = built
+        return pa.ListArray.from_arrays(pa.Array.from_buffers(pa.int32(), n + 1, [None, pa.py_buffer(offsets)]),
+                                        _from_nested(type_.value_type, elements, child), type=type_)
+    return pa.array(built, type=type_)
 
 
 def _spread_taken(compiled: Any, compact: pa.Array, types: tuple[Any, ...], name: str) -> pa.Array:
