@@ -216,6 +216,8 @@ static const char HEX[] = "0123456789abcdef";
 
 /* json's escaping with ensure_ascii=False: '"', '\\' and the control characters below 0x20. UTF-8 bytes
    of other characters are all >= 0x80, so escaping the bytes is escaping the characters. */
+static unsigned char ESCAPED[256]; /* the bytes put_string escapes (set at import) */
+
 static int put_string(Buffer *b, PyObject *s) {
     Py_ssize_t size;
     const char *text = PyUnicode_AsUTF8AndSize(s, &size);
@@ -223,10 +225,14 @@ static int put_string(Buffer *b, PyObject *s) {
         PyErr_Clear();
         return DECLINE;
     }
-    if (reserve(b, (size_t)size * 6 + 2) < 0) return -1;
+    Py_ssize_t plain = 0;
+    while (plain < size && !ESCAPED[(unsigned char)text[plain]]) plain++;
+    if (reserve(b, (size_t)(size - plain) * 6 + (size_t)plain + 2) < 0) return -1;
     char *out = b->data + b->len;
     *out++ = '"';
-    for (Py_ssize_t i = 0; i < size; i++) {
+    memcpy(out, text, (size_t)plain); /* nothing to escape before it: all of it, usually */
+    out += plain;
+    for (Py_ssize_t i = plain; i < size; i++) {
         unsigned char ch = (unsigned char)text[i];
         if (ch >= 0x20 && ch != '"' && ch != '\\') {
             *out++ = (char)ch;
@@ -292,6 +298,58 @@ static int key_before(const Item *x, const Item *y) {
     return c < 0 || (c == 0 && x->size < y->size);
 }
 
+/* The sorted order of a dict's keys, remembered by the key objects themselves (held, so an address is never
+   another key's): a batch's payloads of one type have the same keys in the same order, sorted once. */
+#define MEMO_KEYS 16
+#define MEMO_SLOTS 64
+typedef struct {
+    Py_ssize_t n;
+    PyObject *keys[MEMO_KEYS]; /* in the dict's order, strong references */
+    unsigned char order[MEMO_KEYS];
+} KeyOrder;
+static KeyOrder key_orders[MEMO_SLOTS];
+
+static KeyOrder *key_order_slot(PyObject *const *keys, Py_ssize_t n) {
+    uintptr_t h = (uintptr_t)n;
+    for (Py_ssize_t i = 0; i < n; i++) h = h * 31 + ((uintptr_t)keys[i] >> 4);
+    return &key_orders[h % MEMO_SLOTS];
+}
+
+/* The dict's items in sorted key order from a remembered order; 0 if none is remembered for these keys. */
+static int remembered(Item *items, PyObject *d, Py_ssize_t n) {
+    PyObject *keys[MEMO_KEYS], *values[MEMO_KEYS], *key, *value;
+    Py_ssize_t pos = 0, i = 0;
+    while (PyDict_Next(d, &pos, &key, &value)) {
+        keys[i] = key;
+        values[i++] = value;
+    }
+    KeyOrder *memo = key_order_slot(keys, n);
+    if (memo->n != n) return 0;
+    for (i = 0; i < n; i++)
+        if (memo->keys[i] != keys[i]) return 0;
+    for (i = 0; i < n; i++) {
+        Py_ssize_t j = memo->order[i];
+        items[i].key = keys[j];
+        items[i].value = values[j];
+    }
+    return 1;
+}
+
+/* Remember the sorted order of a dict whose items were just sorted (every key an exact str). */
+static void remember(const Item *items, PyObject *d, Py_ssize_t n) {
+    PyObject *keys[MEMO_KEYS], *key, *value;
+    Py_ssize_t pos = 0, i = 0;
+    while (PyDict_Next(d, &pos, &key, &value)) keys[i++] = key;
+    KeyOrder *memo = key_order_slot(keys, n);
+    for (i = 0; i < memo->n; i++) Py_CLEAR(memo->keys[i]);
+    for (i = 0; i < n; i++) {
+        memo->keys[i] = Py_NewRef(keys[i]);
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (items[j].key == keys[i]) memo->order[j] = (unsigned char)i;
+    }
+    memo->n = n;
+}
+
 static int put_dict(Buffer *b, PyObject *d, int depth) {
     Py_ssize_t n = PyDict_GET_SIZE(d);
     if (n == 0) return put_raw(b, "{}", 2);
@@ -304,6 +362,7 @@ static int put_dict(Buffer *b, PyObject *d, int depth) {
     Py_ssize_t pos = 0, i = 0;
     PyObject *key, *value;
     int result = 0;
+    if (n <= MEMO_KEYS && remembered(items, d, n)) goto write;
     while (PyDict_Next(d, &pos, &key, &value)) {
         if (!PyUnicode_CheckExact(key)) {
             result = DECLINE;
@@ -327,6 +386,8 @@ static int put_dict(Buffer *b, PyObject *d, int depth) {
         result = DECLINE;
         goto done;
     }
+    if (n <= MEMO_KEYS) remember(items, d, n);
+write:
     for (i = 0; i < n; i++) {
         if ((result = put_raw(b, i ? "," : "{", 1)) != 0) goto done;
         if ((result = put_string(b, items[i].key)) != 0) goto done;
@@ -1373,6 +1434,8 @@ static int self_check(rounds_fn fn) {
 
 PyMODINIT_FUNC PyInit__cchain(void) {
     init_constants();
+    for (int c = 0; c < 0x20; c++) ESCAPED[c] = 1;
+    ESCAPED['"'] = ESCAPED['\\'] = 1;
 #ifdef HAVE_SHANI_BUILD
     if (cpu_has_shani()) rounds = rounds_shani;
 #endif

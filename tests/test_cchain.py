@@ -89,6 +89,22 @@ def test_a_canonical_body_is_the_definition_or_declined(data: Any) -> None:
         assert body == definition(data)
 
 
+def test_a_remembered_key_order_is_used_only_for_the_same_keys_in_the_same_order() -> None:
+    """The C body remembers each dict's sorted key order by its key objects: dicts of the same keys inserted in
+    other orders, of fewer or more keys, of equal keys that are other objects, and of keys made and dropped
+    again and again (their addresses reused) are each still written in sorted order."""
+    rng = random.Random(7)
+    pool = ["b", "a", "ä", "aa", "id", "colour", "face", "section", "\u00e9t\u00e9", "z" * 20, "", "A"]
+    for i in range(3000):
+        keys = rng.sample(pool, rng.randint(1, len(pool)))
+        if i % 3 == 0:  # equal strings that are new objects, dropped after this dict (their addresses reused)
+            keys = ["".join(list(k)) + str(i % 2) for k in keys]
+        data = {k: [rng.randint(0, 9), {k2: None for k2 in reversed(keys)}] for k in keys}
+        assert C.canonical(data) == definition(data)
+    many = {f"k{i:02d}": i for i in range(20, 0, -1)}  # more keys than are remembered
+    assert C.canonical(many) == definition(many) == C.canonical(many)
+
+
 def _holds_float(value: Any) -> bool:
     if isinstance(value, float):
         return True
