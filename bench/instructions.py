@@ -16,8 +16,12 @@ extensions built), so that the same command measures both.
 
 Workloads: ``fold`` (every event replayed with its checks, no observer, the events in memory),
 ``derive`` (the fold and both observers: every derived row, as ``replay project`` makes them) and
-``simulate`` (random bots, ``--players`` seats). Needs ``valgrind``; slow (about 50 times the
-uninstrumented run): keep ``--games`` small.
+``simulate`` (random bots, ``--players`` seats), the three run unless named; and, named with ``--work``,
+``import`` (simulated games of 2-4 players appended to an archive: chained, encoded, written to Parquet,
+committed) and ``pipeline`` (``replay simulate``'s work in one process: the games and the archive). Under
+valgrind the chain hashes with the portable SHA-256 rounds (its processor has no SHA instructions), so
+the last column leaves those rounds out: what a processor with SHA instructions runs is nearer to it.
+Needs ``valgrind``; slow (about 50 times the uninstrumented run): keep ``--games`` small.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-WORKS = ("fold", "derive", "simulate")
+WORKS = ("fold", "derive", "simulate", "import", "pipeline")
 NAMES = ["ann", "bob", "cy", "di", "ed", "flo", "gus"]
 
 
@@ -44,6 +48,9 @@ def inner(work: str, games: int, players: int, reps: int) -> None:
     from replay.games.wonders_dice import GAME, simulate_game
 
     gc.disable()
+    if work in ("import", "pipeline"):
+        archived(work, games, reps)
+        return
     if work == "simulate":
         for i in range(5):
             simulate_game(f"w{i}", NAMES[:players], i, ("random",))
@@ -63,8 +70,38 @@ def inner(work: str, games: int, players: int, reps: int) -> None:
                 derive_records(GAME, events, library, True)
 
 
-def counted(python: str, work: str, games: int, players: int, reps: int, folder: Path) -> int:
-    """Instructions of one measured process (callgrind's total)."""
+def archived(work: str, games: int, reps: int) -> None:
+    """``import``: simulated games of 2-4 players appended to new archives in batches of 100 (chained, encoded,
+    written, committed); ``pipeline``: :func:`simulate_games` into a new archive (one process), the games and
+    the archive both."""
+    from replay.archive import NEW_STREAM, Archive, StreamAppend
+    from replay.games.wonders_dice import GAME, simulate_game
+    from replay.services.simulation import simulate_games
+
+    with tempfile.TemporaryDirectory(prefix="replay-instructions-archive-") as tmp:
+        if work == "pipeline":
+            simulate_games(GAME, Archive.init(Path(tmp) / "warm"), 5, (2, 4), ("random",), 9)
+            for rep in range(reps):
+                simulate_games(GAME, Archive.init(Path(tmp) / str(rep)), games, (2, 4), ("random",), 1)
+            return
+        logs = [simulate_game(f"g{i:06d}", NAMES[:2 + i % 3], 1_000 + i, ("random",)) for i in range(games)]
+        Archive.init(Path(tmp) / "warm").append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in logs[:5]])
+        for rep in range(reps):
+            archive = Archive.init(Path(tmp) / str(rep))
+            for start in range(0, games, 100):
+                archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in logs[start:start + 100]])
+
+
+def portable_sha(out: Path) -> int:
+    """The instructions of the portable SHA-256 rounds in a callgrind file (0 if none): valgrind's processor has
+    no SHA instructions, so the chain hashes there with the rounds a processor without them uses."""
+    done = subprocess.run(["callgrind_annotate", str(out)], capture_output=True, text=True)
+    found = re.search(r"^\s*([\d,]+)\s.*:rounds_portable\b", done.stdout, re.M)
+    return int(found.group(1).replace(",", "")) if found else 0
+
+
+def counted(python: str, work: str, games: int, players: int, reps: int, folder: Path) -> tuple[int, int]:
+    """Instructions of one measured process (callgrind's total), and of them the portable SHA rounds'."""
     out = folder / f"{work}.{reps}.out"
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", python, __file__,
                "--inner", work, "--games", str(games), "--players", str(players), "--reps", str(reps)]
@@ -72,7 +109,7 @@ def counted(python: str, work: str, games: int, players: int, reps: int, folder:
     found = re.search(r"Collected\s*:\s*([\d,]+)", done.stderr) or re.search(r"I\s+refs:\s*([\d,]+)", done.stderr)
     if done.returncode != 0 or found is None:
         sys.exit(f"the measured run failed ({' '.join(command)}):\n{done.stderr[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+    return int(found.group(1).replace(",", "")), portable_sha(out)
 
 
 def main() -> None:
@@ -89,13 +126,15 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind): it counts the instructions")
-    print(f"{'work':<10}{'games':>7}{'M instructions a game':>24}   ({args.python})")
+    print(f"{'work':<10}{'games':>7}{'M instructions a game':>24}{'without portable SHA':>22}   ({args.python})")
     with tempfile.TemporaryDirectory(prefix="replay-instructions-") as tmp, ThreadPoolExecutor(2) as pool:
-        for work in args.work or WORKS:
+        for work in args.work or WORKS[:3]:
             runs = [pool.submit(counted, args.python, work, args.games, args.players, reps, Path(tmp)) for reps in (1, 2)]
-            once, twice = (run.result() for run in runs)
+            (once, sha_once), (twice, sha_twice) = (run.result() for run in runs)
             label = f"{work} {args.players}p" if work == "simulate" else work
-            print(f"{label:<10}{args.games:>7}{(twice - once) / args.games / 1e6:>24.3f}", flush=True)
+            each = (twice - once) / args.games / 1e6
+            print(f"{label:<10}{args.games:>7}{each:>24.3f}{each - (sha_twice - sha_once) / args.games / 1e6:>22.3f}",
+                  flush=True)
 
 
 if __name__ == "__main__":
