@@ -18,7 +18,9 @@ Workloads: ``fold`` (every event replayed with its checks, no observer, the even
 ``derive`` (the fold and both observers: every derived row, as ``replay project`` makes them) and
 ``simulate`` (random bots, ``--players`` seats), the three run unless named; and, named with ``--work``,
 ``import`` (simulated games of 2-4 players appended to an archive: chained, encoded, written to Parquet,
-committed) and ``pipeline`` (``replay simulate``'s work in one process: the games and the archive). Under
+committed), ``pipeline`` (``replay simulate``'s work in one process: the games and the archive) and ``project``
+(``replay project --rebuild`` in one process over simulated games of 2-7 players: read, derived, turned into
+Arrow tables, the parts written). Under
 valgrind the chain hashes with the portable SHA-256 rounds (its processor has no SHA instructions), so
 the last column leaves those rounds out: what a processor with SHA instructions runs is nearer to it.
 Needs ``valgrind``; slow (about 50 times the uninstrumented run): keep ``--games`` small.
@@ -37,7 +39,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-WORKS = ("fold", "derive", "simulate", "import", "pipeline")
+WORKS = ("fold", "derive", "simulate", "import", "pipeline", "project")
 NAMES = ["ann", "bob", "cy", "di", "ed", "flo", "gus"]
 
 
@@ -48,7 +50,7 @@ def inner(work: str, games: int, players: int, reps: int) -> None:
     from replay.games.wonders_dice import GAME, simulate_game
 
     gc.disable()
-    if work in ("import", "pipeline"):
+    if work in ("import", "pipeline", "project"):
         archived(work, games, reps)
         return
     if work == "simulate":
@@ -73,12 +75,21 @@ def inner(work: str, games: int, players: int, reps: int) -> None:
 def archived(work: str, games: int, reps: int) -> None:
     """``import``: simulated games of 2-4 players appended to new archives in batches of 100 (chained, encoded,
     written, committed); ``pipeline``: :func:`simulate_games` into a new archive (one process), the games and
-    the archive both."""
+    the archive both; ``project``: every game of an archive projected again, one process."""
     from replay.archive import NEW_STREAM, Archive, StreamAppend
     from replay.games.wonders_dice import GAME, simulate_game
     from replay.services.simulation import simulate_games
 
     with tempfile.TemporaryDirectory(prefix="replay-instructions-archive-") as tmp:
+        if work == "project":
+            from replay.analytics.project import project
+
+            archive = Archive.init(Path(tmp) / "a")
+            simulate_games(GAME, archive, games, (2, 7), ("random",), 1)
+            project(archive, [GAME], rebuild=True)  # warm-up
+            for _ in range(reps):
+                project(archive, [GAME], rebuild=True)
+            return
         if work == "pipeline":
             simulate_games(GAME, Archive.init(Path(tmp) / "warm"), 5, (2, 4), ("random",), 9)
             for rep in range(reps):

@@ -13,7 +13,7 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "instructions.py"
 
 
-@pytest.mark.parametrize("work", ["fold", "derive", "simulate", "import", "pipeline"])
+@pytest.mark.parametrize("work", ["fold", "derive", "simulate", "import", "pipeline", "project"])
 def test_each_workload_runs(work: str) -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--inner", work, "--games", "2", "--players", "3", "--reps", "2"],
                           capture_output=True, text=True, timeout=300, cwd=Path(__file__).parent)

@@ -27,6 +27,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from .. import chain_compiled
 from ..contract import AnyGame
 from ..errors import UnknownGameKind
 from ..events import Event
@@ -80,6 +81,18 @@ def _array(compiled: Any, values: Sequence[Any], type_: pa.DataType, nullable: b
     if built is None:
         return None
     return _from_buffers(type_, len(values), built)
+
+
+def arrow_column(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
+    """``pa.array(values, type=type_)``, the same array: written by the compiled chain's column writer where it takes
+    the values as they are (plain values of the type, nulls included), else by pyarrow, which converts them or
+    raises as it always did. For the derived tables' columns (``replay project``)."""
+    compiled = chain_compiled.CCHAIN
+    if compiled is not None and type_ in _CODES:
+        built = _array(compiled, values, type_, True)
+        if built is not None:
+            return built
+    return pa.array(values, type=type_)
 
 
 def _from_buffers(type_: pa.DataType, n: int, built: tuple[bytes | None, bytes, bytes | None]) -> pa.Array:
