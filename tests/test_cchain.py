@@ -423,3 +423,22 @@ def test_damaged_batches_fail_as_the_pure_path_fails(mutation: str, where: int, 
             stored.append([archive.path_of(p).read_bytes() for p in sorted(archive.snapshot().files)])
     assert outcomes[0] == outcomes[1]
     assert stored[0] == stored[1]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(VALUES)).flatmap(lambda code: st.tuples(st.just(code), st.lists(VALUES[code][1], max_size=30))))
+def test_a_derived_column_is_pyarrows_array(code_values: tuple[str, list[Any]]) -> None:
+    """``arrow_column`` (the projection's columns) gives ``pa.array``'s array, nulls included, or raises as it raises."""
+    from replay.archive.columnar import arrow_column
+    code, values = code_values
+    type_ = VALUES[code][0]
+    try:
+        want = pa.array(values, type_)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
+        with pytest.raises(type(exc)):
+            arrow_column(tuple(values), type_)
+        return
+    got = arrow_column(tuple(values), type_)
+    got.validate(full=True)
+    assert got.type == want.type and got.null_count == want.null_count
+    assert [repr(v) for v in got.to_pylist()] == [repr(v) for v in want.to_pylist()]
