@@ -951,15 +951,6 @@ fail:
     return NULL;
 }
 
-/* ------------------------------------------------------------------ the columns, fused into the chain's pass */
-
-/* A kind's columns written while its events are hashed: ``chain`` hands each event to the builder right after
-   its canonical body, while the event's objects are in cache, instead of five later passes over the whole
-   batch (transposing, the envelope columns, grouping, each type's fields, the spreads) each waiting for memory
-   again. It writes the envelope columns and, for each type whose fields are all plain values, those fields
-   spread to every row as ``spread`` does. It never raises for a value: anything it does not take exactly
-   makes it decline (``builder_finish`` returns None) and the columns are then made the old way, which
-   converts or raises as before. */
 /* ------------------------------------------------------------------ nested payload columns */
 
 /* Room in a writer for one more value, for a column whose length is not known before it is written
@@ -1160,6 +1151,15 @@ done:
     return out;
 }
 
+/* ------------------------------------------------------------------ the columns, fused into the chain's pass */
+
+/* A kind's columns written while its events are hashed: ``chain`` hands each event to the builder right after
+   its canonical body, while the event's objects are in cache, instead of five later passes over the whole
+   batch (transposing, the envelope columns, grouping, each type's fields, the spreads) each waiting for memory
+   again. It writes the envelope columns and, for each type whose fields are all plain values, those fields
+   spread to every row as ``spread`` does. It never raises for a value: anything it does not take exactly
+   makes it decline (``builder_finish`` returns None) and the columns are then made the old way, which
+   converts or raises as before. */
 #define BUILDER_TYPES 32
 #define BUILDER_SEEN 16
 static const char BUILDER_NAME[] = "replay._cchain.builder";
