@@ -40,6 +40,11 @@ setup(
             extra_compile_args=["-O2"],
             optional=True,
         ),
+        Extension(  # the replay driver's loop (replay/driver.py, Replay._run), the same way optional
+            "replay._cdriver",
+            ["replay/_cdriver.c"],
+            optional=True,
+        ),
         Extension(  # Arrow payload columns to Python values (replay/columns.py), the same way optional
             "replay._columns",
             ["replay/_columns.c"],

@@ -12,7 +12,7 @@ Simulation is measured per bot, with the compiled bots (``_cbots.c``: listing an
 candidates, where built) and with the pure-Python code, alternating ``--rounds`` times (medians).
 Replay and the fold are measured twice in the same run, with the compiled kernel
 (``replay/games/wonders_dice/_ckernel.c``, where it is built) and with the pure-Python code
-(``compiled.use(False)``, what ``REPLAY_PURE=1`` gives), and with the compiled kernel but pyarrow's
+(``compiled.use(False)`` and the driver's Python loop, what ``REPLAY_PURE=1`` gives), and with the compiled kernel but pyarrow's
 decoding instead of the compiled column decoder (``replay/columns.py``: the code before the sixth pass),
 alternating ``--rounds`` times: the rows are the medians, and the last rows the ratios. The baseline
 is measured both ways too. Times are the process's CPU time (``time.process_time``): on a
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from game_bench import timed_replays
 
-from replay import columns
+from replay import columns, driver
 from replay.archive import NEW_STREAM, Archive, StreamAppend
 from replay.archive.compact import compact
 from replay.games.wonders_dice import cbots, compiled, simulate_game
@@ -89,7 +89,7 @@ def main() -> None:
             with columns.use(on):
                 trivial[on].append(timed_replays(archive, "7wonders-dice", None))
         for on in (False, "decode", True):
-            with compiled.use(on is not False), columns.use(on is True):
+            with compiled.use(on is not False), columns.use(on is True), driver.use(on is not False):
                 runs[on].append(timed_replays(archive, "7wonders-dice", fold))
 
     def median(on: bool | str, n: int, i: int) -> float:

@@ -15,10 +15,12 @@ a ``replay.internal`` problem at the event that set it off.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
+from .compiled_ext import PURE, load
 from .contract import NO_POSITION, Game, Observer, Position, Step
 from .errors import PackError, ReplayError, RuleViolation
 from .events import Event, EventPayload
@@ -99,8 +101,14 @@ class Replay(Generic[S]):
         """:meth:`push` for every event after the first of a game that started, a step made only for
         an event some observer overriding ``after`` wants (``observers`` is the list ``observe``
         extends, so one added meanwhile sees the next step, as with ``push``). :meth:`_apply` is written
-        out in the loop (a call and a tuple less per event: about 2% of a 7 Wonders Dice fold)."""
+        out in the loop (a call and a tuple less per event: about 2% of a 7 Wonders Dice fold).
+
+        The same loop runs compiled where ``replay._cdriver`` is built (:data:`LOOP`); this one is its
+        reference, and what ``REPLAY_PURE=1`` runs."""
         apply_at, record = self.rules.apply_at, self._record
+        if LOOP is not None:
+            LOOP(self, state, events, apply_at, record)
+            return
         observers = self.observers
         seen, after = 0, []  # the observers of ``after``, found again when the list's length changes
         wanted: dict[str, list[Observer]] = {}  # by event type, those of ``after`` that want it
@@ -342,6 +350,35 @@ def _step(index: int, event: Event, position: Position, problems: tuple[Problem,
     _set_state(step, state)
     _set_refused(step, refused)
     return step
+
+
+def _pair(result: Any) -> tuple[Any, Any]:
+    """``position, found = result`` for the compiled loop, given anything but a tuple of two: Python's
+    unpacking, with its errors."""
+    position, found = result
+    return position, found
+
+
+_MODULE, NOT_BUILT = load(__package__, "_cdriver", "the compiled driver loop")
+BUILT: Callable[..., None] | None = None
+"""The compiled ``Replay._run`` loop (``replay/_cdriver.c``), None where it is not built; ``NOT_BUILT`` says why."""
+if _MODULE is not None:
+    _MODULE.setup(Step, _overrides, _wants, _pair)
+    BUILT = _MODULE.run
+LOOP = None if PURE else BUILT
+"""The loop in use now: None under REPLAY_PURE=1 (the Python loop) or where it is not built."""
+
+
+@contextmanager
+def use(compiled: bool) -> Iterator[bool]:
+    """The compiled loop on (where built) or off for a while; yields whether it is on."""
+    global LOOP
+    saved = LOOP
+    LOOP = BUILT if compiled else None
+    try:
+        yield LOOP is not None
+    finally:
+        LOOP = saved
 
 
 def _internal(event: Event, exc: Exception) -> Problem:

@@ -211,3 +211,46 @@ def test_dice_rows_of_odd_rolls_are_the_pythons() -> None:
                 assert compiled == pure, (e.seq, change)
             rolls += 1
     assert rolls > 5
+
+
+def test_the_observers_compiled_glue_is_its_python_methods() -> None:
+    """The observer's ``before`` and ``after`` in C (``_crows.glue``) and in Python, fed the same events
+    side by side: the usual ones, the same events as another class (read by name), actions with odd
+    payloads (an illegal action's KeyError, IndexError or TypeError gives no row; anything else is
+    raised alike) and refused steps: the same rows, or the same error."""
+
+    class Renamed(Event):  # not the Event type the glue reads by position
+        __slots__ = ()
+
+    events, replay = _game_to_replay("glue", 4, 9800, "every-seat-order")
+    with rows_compiled.use(True):
+        compiled = analytics._Rows(events[0])
+    with rows_compiled.use(False):
+        pure = analytics._Rows(events[0])
+    assert type(compiled.before.__self__).__name__ == "Glue" and "before" not in vars(pure)
+    rng = random.Random(11)
+    replay.push(events[0])
+    kinds = set()
+    for e in events[1:]:
+        state = replay.state
+        variant: Event = e
+        how = rng.randrange(4)
+        if how == 1:
+            variant = Renamed(*e)
+        elif how >= 2 and e.type == "action_taken":
+            payload = {k: (list(map(dict, v)) if k == "steps" else v) for k, v in e.payload.items()}
+            rng.choice(ODD_PAYLOADS)(payload)
+            variant = e._replace(payload=payload)
+        with rows_compiled.use(True):
+            said = _outcome(compiled.before, (state, variant))
+        with rows_compiled.use(False):
+            assert _outcome(pure.before, (state, variant)) == said, (e.seq, variant)
+        step = dataclasses.replace(replay.push(e), event=variant, refused=rng.random() < 0.1)
+        with rows_compiled.use(True):
+            said = _outcome(compiled.after, (step,))
+        with rows_compiled.use(False):
+            assert _outcome(pure.after, (step,)) == said, (e.seq, variant)
+        assert compiled.out == pure.out
+        kinds.add((e.type, how, said is None))
+    assert {("action_taken", 2, True), ("action_taken", 1, True), ("dice_rolled", 1, True)} <= kinds
+    assert len(compiled.out["actions"]) > 10

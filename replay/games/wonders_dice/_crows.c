@@ -552,41 +552,53 @@ done:
     return row;
 }
 
-static PyObject *turn_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6 || !PyList_Check(args[0]) || !PyTuple_CheckExact(args[4])
-        || PyTuple_GET_SIZE(args[4]) > BUILDINGS_MAX) {
-        PyErr_SetString(PyExc_TypeError, "turn_rows(out, state, game_id, turn, buildings tuple, fallback)");
-        return NULL;
-    }
-    PyObject *out = args[0], *state = args[1], *fallback = args[5];
+/* A player's row the Python makes: fallback(player), or with ``four`` fallback(state, game_id, turn, player). */
+static PyObject *fallback_row(PyObject *fallback, int four, PyObject *state, PyObject *game_id, PyObject *turn, PyObject *p) {
+    if (!four) return PyObject_CallOneArg(fallback, p);
+    PyObject *call[4] = {state, game_id, turn, p};
+    return PyObject_Vectorcall(fallback, call, 4, NULL);
+}
+
+/* turn_rows' work (0, or -1 with an error set); the observer's glue below calls it with ``four``. */
+static int turn_rows_into(PyObject *out, PyObject *state, PyObject *game_id, PyObject *turn, PyObject *buildings,
+                          PyObject *fallback, int four) {
     PyObject *players = get_attr(state, s_players);
-    if (players == NULL) return NULL;
+    if (players == NULL) return -1;
     if (!PyList_CheckExact(players)) { /* the Python's rows, as it iterates them */
         PyObject *rows = PyObject_GetIter(players), *p;
         for (int bad = rows == NULL; !bad && (p = PyIter_Next(rows)) != NULL;) {
-            PyObject *row = PyObject_CallOneArg(fallback, p);
+            PyObject *row = fallback_row(fallback, four, state, game_id, turn, p);
             Py_DECREF(p);
             bad = row == NULL || PyList_Append(out, row) < 0;
             Py_XDECREF(row);
         }
         Py_XDECREF(rows);
         Py_DECREF(players);
-        if (PyErr_Occurred()) return NULL;
-        Py_RETURN_NONE;
+        return PyErr_Occurred() ? -1 : 0;
     }
     Py_ssize_t n = PyList_GET_SIZE(players);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *p = PyList_GET_ITEM(players, i);
-        PyObject *row = turn_row(state, args[2], args[3], n, p, args[4]);
-        if (row == NULL && !PyErr_Occurred()) row = PyObject_CallOneArg(fallback, p);
+        PyObject *row = turn_row(state, game_id, turn, n, p, buildings);
+        if (row == NULL && !PyErr_Occurred()) row = fallback_row(fallback, four, state, game_id, turn, p);
         int bad = row == NULL || PyList_Append(out, row) < 0;
         Py_XDECREF(row);
         if (bad) {
             Py_DECREF(players);
-            return NULL;
+            return -1;
         }
     }
     Py_DECREF(players);
+    return 0;
+}
+
+static PyObject *turn_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6 || !PyList_Check(args[0]) || !PyTuple_CheckExact(args[4])
+        || PyTuple_GET_SIZE(args[4]) > BUILDINGS_MAX) {
+        PyErr_SetString(PyExc_TypeError, "turn_rows(out, state, game_id, turn, buildings tuple, fallback)");
+        return NULL;
+    }
+    if (turn_rows_into(args[0], args[1], args[2], args[3], args[4], args[5], 0) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -623,6 +635,221 @@ static PyObject *dice_rows(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Py_RETURN_TRUE;
 }
 
+/* ------------------------------------------------------------------ the observer's glue
+ *
+ * analytics._Rows.before and .after, the observer's two calls an event, in C: each a Python frame
+ * around the functions above, a projected game's largest share of Python left (docs/performance.md,
+ * "Fourteenth pass"). Glue(event_type, game_id, actions, dice, turns, buildings, slow_before,
+ * slow_after, slow_dice, slow_turn_row) keeps what the observer keeps (its game id, its three lists of
+ * rows, the action described before it is applied); the observer sets its bound ``before`` and ``after``
+ * on itself. Each does what the Python method does, statement for statement: the functions above
+ * first, and where they decline, the Python's own (``slow_before(state, event)``: _action_before;
+ * ``slow_after(state, event, before)``: _action_after; ``slow_dice(out, game_id, turn, forum, roll)``;
+ * ``slow_turn_row(state, game_id, turn, player)``), so every error is the Python's. An event of type
+ * ``event_type`` is read by position (the Event named tuple's fields); anything else by name. */
+
+typedef struct {
+    PyObject_HEAD
+    PyTypeObject *event_type;
+    PyObject *game_id, *actions, *dice, *turns, *buildings, *slow_before, *slow_after, *slow_dice, *slow_turn_row;
+    PyObject *pending; /* the action described before it (NULL: None) */
+} Glue;
+
+static PyObject *s_event, *s_state, *s_refused, *s_payload, *s_game_id, *s_seq, *v_action_taken, *v_dice_rolled,
+    *v_turn_ended;
+
+enum { E_GAME_ID = 0, E_SEQ = 1, E_TYPE = 3, E_PAYLOAD = 5 };
+
+/* The event's field (a new reference): by position for the Event type, by name for anything else. */
+static PyObject *field(Glue *g, PyObject *event, int at, PyObject *name) {
+    if (Py_TYPE(event) == g->event_type && PyTuple_GET_SIZE(event) == 6) return Py_NewRef(PyTuple_GET_ITEM(event, at));
+    return PyObject_GetAttr(event, name);
+}
+
+static int glue_traverse(Glue *g, visitproc visit, void *arg) {
+    Py_VISIT(g->event_type);
+    Py_VISIT(g->game_id);
+    Py_VISIT(g->actions);
+    Py_VISIT(g->dice);
+    Py_VISIT(g->turns);
+    Py_VISIT(g->buildings);
+    Py_VISIT(g->slow_before);
+    Py_VISIT(g->slow_after);
+    Py_VISIT(g->slow_dice);
+    Py_VISIT(g->slow_turn_row);
+    Py_VISIT(g->pending);
+    return 0;
+}
+
+static int glue_clear(Glue *g) {
+    Py_CLEAR(g->event_type);
+    Py_CLEAR(g->game_id);
+    Py_CLEAR(g->actions);
+    Py_CLEAR(g->dice);
+    Py_CLEAR(g->turns);
+    Py_CLEAR(g->buildings);
+    Py_CLEAR(g->slow_before);
+    Py_CLEAR(g->slow_after);
+    Py_CLEAR(g->slow_dice);
+    Py_CLEAR(g->slow_turn_row);
+    Py_CLEAR(g->pending);
+    return 0;
+}
+
+static void glue_dealloc(Glue *g) {
+    PyObject_GC_UnTrack(g);
+    glue_clear(g);
+    Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+/* _Rows.before(state, event): the action described from the table before it, or None (an illegal
+ * action's KeyError, IndexError or TypeError: the rules refuse it, and it has no row). */
+static PyObject *glue_before(Glue *g, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "before(state, event)");
+        return NULL;
+    }
+    PyObject *state = args[0], *event = args[1];
+    Py_CLEAR(g->pending);
+    PyObject *type = field(g, event, E_TYPE, s_type);
+    if (type == NULL) return NULL;
+    int action = PyObject_RichCompareBool(type, v_action_taken, Py_EQ);
+    Py_DECREF(type);
+    if (action <= 0) return action < 0 ? NULL : Py_NewRef(Py_None);
+    PyObject *payload = field(g, event, E_PAYLOAD, s_payload), *game_id = NULL, *seq = NULL, *made = NULL;
+    if (payload != NULL) game_id = field(g, event, E_GAME_ID, s_game_id);
+    if (game_id != NULL) seq = field(g, event, E_SEQ, s_seq);
+    if (seq != NULL) {
+        PyObject *call[4] = {state, payload, game_id, seq};
+        made = action_before(NULL, call, 4);
+        if (made == Py_None) { /* declined: the Python's */
+            Py_DECREF(made);
+            made = PyObject_Vectorcall(g->slow_before, args, 2, NULL);
+        }
+    }
+    Py_XDECREF(payload);
+    Py_XDECREF(game_id);
+    Py_XDECREF(seq);
+    if (made == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError) && !PyErr_ExceptionMatches(PyExc_IndexError)
+            && !PyErr_ExceptionMatches(PyExc_TypeError))
+            return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (made == Py_None) Py_DECREF(made); /* _action_before gave None: pending None */
+    else g->pending = made;
+    Py_RETURN_NONE;
+}
+
+/* _Rows.after(step): the rows of an action, a roll or a turn's end; nothing for a refused event. */
+static PyObject *glue_after(Glue *g, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "after(step)");
+        return NULL;
+    }
+    PyObject *step = args[0], *e = NULL, *state = NULL, *refused = NULL, *kind = NULL, *payload = NULL, *turn = NULL;
+    PyObject *result = NULL;
+    int is;
+    if ((e = PyObject_GetAttr(step, s_event)) == NULL || (state = PyObject_GetAttr(step, s_state)) == NULL
+        || (refused = PyObject_GetAttr(step, s_refused)) == NULL || (is = PyObject_IsTrue(refused)) < 0)
+        goto done;
+    if (is) goto none;
+    if ((kind = field(g, e, E_TYPE, s_type)) == NULL) goto done;
+    if ((is = PyObject_RichCompareBool(kind, v_action_taken, Py_EQ)) < 0) goto done;
+    if (is) {
+        if (g->pending == NULL) goto none;
+        PyObject *pending = Py_NewRef(g->pending), *row = NULL;
+        if ((payload = field(g, e, E_PAYLOAD, s_payload)) != NULL) {
+            PyObject *call[3] = {state, payload, pending};
+            row = action_after(NULL, call, 3);
+            if (row == Py_None) {
+                Py_DECREF(row);
+                PyObject *slow[3] = {state, e, pending};
+                row = PyObject_Vectorcall(g->slow_after, slow, 3, NULL);
+            }
+        }
+        Py_DECREF(pending);
+        int bad = row == NULL || PyList_Append(g->actions, row) < 0;
+        Py_XDECREF(row);
+        if (bad) goto done;
+        goto none;
+    }
+    int roll = PyObject_RichCompareBool(kind, v_dice_rolled, Py_EQ), end = 0;
+    if (roll < 0) goto done;
+    if (!roll && (end = PyObject_RichCompareBool(kind, v_turn_ended, Py_EQ)) < 0) goto done;
+    if (!roll && !end) goto none;
+    if ((payload = field(g, e, E_PAYLOAD, s_payload)) == NULL || (turn = PyObject_GetItem(payload, k_turn)) == NULL)
+        goto done;
+    if (roll) {
+        PyObject *forum = PyObject_GetAttr(state, s_forum), *rolled = forum ? PyObject_GetAttr(state, s_roll) : NULL;
+        PyObject *made = NULL;
+        if (rolled != NULL) {
+            PyObject *call[5] = {g->dice, g->game_id, turn, forum, rolled};
+            made = dice_rows(NULL, call, 5);
+            if (made == Py_False) {
+                Py_DECREF(made);
+                made = PyObject_Vectorcall(g->slow_dice, call, 5, NULL);
+            }
+        }
+        Py_XDECREF(forum);
+        Py_XDECREF(rolled);
+        if (made == NULL) goto done;
+        Py_DECREF(made);
+    } else if (turn_rows_into(g->turns, state, g->game_id, turn, g->buildings, g->slow_turn_row, 1) < 0) {
+        goto done;
+    }
+none:
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(e);
+    Py_XDECREF(state);
+    Py_XDECREF(refused);
+    Py_XDECREF(kind);
+    Py_XDECREF(payload);
+    Py_XDECREF(turn);
+    return result;
+}
+
+static PyMethodDef glue_methods[] = {
+    {"before", (PyCFunction)(void (*)(void))glue_before, METH_FASTCALL, "_Rows.before(state, event)"},
+    {"after", (PyCFunction)(void (*)(void))glue_after, METH_FASTCALL, "_Rows.after(step)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject GlueType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "replay.games.wonders_dice._crows.Glue",
+    .tp_basicsize = sizeof(Glue),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "The projection observer's before and after (analytics._Rows) in C.",
+    .tp_traverse = (traverseproc)glue_traverse,
+    .tp_clear = (inquiry)glue_clear,
+    .tp_dealloc = (destructor)glue_dealloc,
+    .tp_methods = glue_methods,
+};
+
+/* glue(event_type, game_id, actions, dice, turns, buildings, slow_before, slow_after, slow_dice, slow_turn_row) */
+static PyObject *glue(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10 || !PyType_Check(args[0]) || !PyType_IsSubtype((PyTypeObject *)args[0], &PyTuple_Type) || !PyList_CheckExact(args[2])
+        || !PyList_CheckExact(args[3]) || !PyList_CheckExact(args[4]) || !PyTuple_CheckExact(args[5])
+        || PyTuple_GET_SIZE(args[5]) > BUILDINGS_MAX || !PyCallable_Check(args[6]) || !PyCallable_Check(args[7])
+        || !PyCallable_Check(args[8]) || !PyCallable_Check(args[9])) {
+        PyErr_SetString(PyExc_TypeError, "glue(Event, game_id, actions list, dice list, turns list, buildings tuple, "
+                                         "slow_before, slow_after, slow_dice, slow_turn_row)");
+        return NULL;
+    }
+    Glue *g = PyObject_GC_New(Glue, &GlueType);
+    if (g == NULL) return NULL;
+    g->event_type = (PyTypeObject *)Py_NewRef(args[0]);
+    PyObject **fields[9] = {&g->game_id, &g->actions, &g->dice, &g->turns, &g->buildings,
+                            &g->slow_before, &g->slow_after, &g->slow_dice, &g->slow_turn_row};
+    for (int i = 0; i < 9; i++) *fields[i] = Py_NewRef(args[i + 1]);
+    g->pending = NULL;
+    PyObject_GC_Track(g);
+    return (PyObject *)g;
+}
+
 static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3 || !PyType_Check(args[0]) || !PyType_Check(args[1]) || !PyCallable_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "setup(PlayerState, PackPart, defence): two types and engine.defence");
@@ -643,6 +870,9 @@ static PyMethodDef methods[] = {
      "dice_rows(out, game_id, turn, forum, roll): a roll's dice rows appended (True), or nothing (False: the Python)"},
     {"turn_rows", (PyCFunction)(void (*)(void))turn_rows, METH_FASTCALL,
      "turn_rows(out, state, game_id, turn, buildings, fallback): a turn's turn_states rows appended"},
+    {"glue", (PyCFunction)(void (*)(void))glue, METH_FASTCALL,
+     "glue(Event, game_id, actions, dice, turns, buildings, slow_before, slow_after, slow_dice, slow_turn_row): "
+     "the observer's before and after in C"},
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
      "setup(PlayerState, PackPart, defence): the player type counted here, the pack parts' base, engine.defence"},
     {NULL, NULL, 0, NULL},
@@ -671,5 +901,9 @@ PyMODINIT_FUNC PyInit__crows(void) {
     INTERN(v_barracks_west, "barracks_west"); INTERN(v_barracks_east, "barracks_east"); INTERN(s_resolution, "resolution");
     INTERN(v_simultaneous, "simultaneous"); INTERN(s_shield_spaces, "shield_spaces");
     INTERN(v_build, "build"); INTERN(v_wonder, "wonder"); INTERN(v_attack, "attack"); INTERN(v_bonus, "bonus");
+    INTERN(s_event, "event"); INTERN(s_state, "state"); INTERN(s_refused, "refused"); INTERN(s_payload, "payload");
+    INTERN(s_game_id, "game_id"); INTERN(s_seq, "seq"); INTERN(v_action_taken, "action_taken");
+    INTERN(v_dice_rolled, "dice_rolled"); INTERN(v_turn_ended, "turn_ended");
+    if (PyType_Ready(&GlueType) < 0) return NULL;
     return PyModule_Create(&module);
 }

@@ -72,6 +72,12 @@ class _Rows(TableObserver):
         self.game_id = start.game_id
         self.out: dict[str, list[tuple[Any, ...]]] = {name: [] for name in TABLES}
         self.pending: tuple[Any, ...] | None = None
+        rows = rows_compiled.ROWS
+        if rows is not None:  # the two methods below in C (_crows.glue), the methods themselves where they decline
+            out = self.out
+            glue = rows.glue(Event, self.game_id, out["actions"], out["dice"], out["turn_states"], BUILDINGS,
+                             _action_before, _action_after, _dice_rows, _late_turn_row)
+            self.before, self.after = glue.before, glue.after  # type: ignore[method-assign]
 
     def before(self, state: GameState, event: Event) -> None:
         self.pending = None
@@ -93,7 +99,7 @@ class _Rows(TableObserver):
             game_id, turn, forum, out = self.game_id, e.payload["turn"], state.forum, self.out["dice"]
             rows = rows_compiled.ROWS
             if rows is None or not rows.dice_rows(out, game_id, turn, forum, state.roll):
-                out.extend([(game_id, turn, d, forum[d], face, section) for d, (face, section) in state.roll.items()])
+                _dice_rows(out, game_id, turn, forum, state.roll)
         elif kind == "turn_ended":
             game_id, turn, out = self.game_id, e.payload["turn"], self.out["turn_states"]
             rows = rows_compiled.ROWS
@@ -120,6 +126,17 @@ class _Rows(TableObserver):
 
     def rows(self) -> dict[str, list[dict[str, Any]]]:
         return {t: [dict(zip(NAMES[t], r)) for r in records] for t, records in self.out.items()}
+
+
+def _dice_rows(out: list[tuple[Any, ...]], game_id: str, turn: int, forum: dict[str, str],
+               roll: dict[str, tuple[str, int]]) -> None:
+    """A roll's dice rows appended to ``out``."""
+    out.extend([(game_id, turn, d, forum[d], face, section) for d, (face, section) in roll.items()])
+
+
+def _late_turn_row(state: GameState, game_id: str, turn: int, p: PlayerState) -> tuple[Any, ...]:
+    """:func:`_turn_row`, looked up when called (what the compiled glue asks for a row it does not make)."""
+    return _turn_row(state, game_id, turn, p)
 
 
 def _turn_row(state: GameState, game_id: str, turn: int, p: PlayerState) -> tuple[Any, ...]:
