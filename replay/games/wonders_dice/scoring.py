@@ -4,17 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
+from .rules_data import Building
 from .state import GameState, PlayerState
 
 
 def categories(state: GameState) -> list[str]:
-    seen = dict.fromkeys(b.category for b in state.players[0].board.values())
-    seen["bonus"] = None
-    return list(seen)
+    """The scoring categories, in order: the first board's buildings' categories, then ``bonus``."""
+    return list(_zeroes(state.players[0].board))
+
+
+_ZEROES: dict[int, tuple[dict[str, Building], dict[str, int]]] = {}
+
+
+def _zeroes(board: dict[str, Building]) -> dict[str, int]:
+    """Each category of a board (as :func:`categories` lists them) at 0: rules data, made once per board
+    (a game's end counts them for every player; copy before changing)."""
+    found = _ZEROES.get(id(board))
+    if found is None or found[0] is not board:
+        if len(_ZEROES) > 64:
+            _ZEROES.clear()
+        seen = dict.fromkeys(b.category for b in board.values())
+        seen["bonus"] = None
+        found = _ZEROES[id(board)] = (board, dict.fromkeys(seen, 0))
+    return found[1]
 
 
 def player_categories(state: GameState, p: PlayerState) -> dict[str, int]:
-    out = dict.fromkeys(categories(state), 0)
+    out = _zeroes(state.players[0].board).copy()
     for cat, vp in p.vp.items():
         out[cat] = out.get(cat, 0) + vp
     leaders = sum(1 for s in p.crossed.get("gallery", ()) if p.board["gallery"].space[s].leader) if "gallery" in p.board else 0
