@@ -81,27 +81,14 @@ static PyObject *make_step(PyObject *index, PyObject *event, PyObject *position,
     return step;
 }
 
-/* [o for o in observers if _overrides(o, "after")] */
-static PyObject *after_observers(PyObject *observers) {
+/* [o for o in items if test(o, arg)]: the observers whose ``after`` may do something (test _overrides,
+ * arg "after"), and of those the ones that want an event type (test _wants, arg the type). */
+static PyObject *those(PyObject *items, PyObject *test, PyObject *arg) {
     PyObject *out = PyList_New(0);
-    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(observers); i++) {
-        PyObject *o = PyList_GET_ITEM(observers, i);
-        PyObject *call[2] = {o, s_after};
-        PyObject *yes = PyObject_Vectorcall(overrides, call, 2, NULL);
-        int ok = yes == NULL ? -1 : PyObject_IsTrue(yes);
-        Py_XDECREF(yes);
-        if (ok < 0 || (ok && PyList_Append(out, o) < 0)) Py_CLEAR(out);
-    }
-    return out;
-}
-
-/* [o for o in after if _wants(o, kind)] */
-static PyObject *targets_of(PyObject *after, PyObject *kind) {
-    PyObject *out = PyList_New(0);
-    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(after); i++) {
-        PyObject *o = PyList_GET_ITEM(after, i);
-        PyObject *call[2] = {o, kind};
-        PyObject *yes = PyObject_Vectorcall(wants, call, 2, NULL);
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(items); i++) {
+        PyObject *o = PyList_GET_ITEM(items, i);
+        PyObject *call[2] = {o, arg};
+        PyObject *yes = PyObject_Vectorcall(test, call, 2, NULL);
         int ok = yes == NULL ? -1 : PyObject_IsTrue(yes);
         Py_XDECREF(yes);
         if (ok < 0 || (ok && PyList_Append(out, o) < 0)) Py_CLEAR(out);
@@ -231,7 +218,7 @@ static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         if (PyList_GET_SIZE(observers)) {
             if (PyList_GET_SIZE(observers) != seen) { /* an observer added: the after observers found again */
                 seen = PyList_GET_SIZE(observers);
-                Py_SETREF(after, after_observers(observers));
+                Py_SETREF(after, those(observers, overrides, s_after));
                 if (after == NULL) goto event_done;
                 PyDict_Clear(wanted);
             }
@@ -240,7 +227,7 @@ static PyObject *run(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
                 if (kind == NULL) goto event_done;
                 PyObject *targets = PyDict_GetItemWithError(wanted, kind); /* borrowed */
                 if (targets == NULL) {
-                    if (PyErr_Occurred() || (targets = targets_of(after, kind)) == NULL) {
+                    if (PyErr_Occurred() || (targets = those(after, wants, kind)) == NULL) {
                         Py_DECREF(kind);
                         goto event_done;
                     }
