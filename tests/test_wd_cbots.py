@@ -170,7 +170,7 @@ def _digest(count: int, seed: int) -> str:
 
 
 def test_whole_seeded_games_are_the_same_bytes_both_ways():
-    count = scaled(1_000, 10_000)
+    count = scaled(400, 10_000)
     with cbots.use(True) as on:
         assert on
         compiled = _digest(count, 500_000)

@@ -19,7 +19,7 @@ import sys
 import types
 from typing import Any
 
-from helpers import require_compiled
+from helpers import require_compiled, scaled
 from test_wd_direct import NAMES, OPTIONS, _damage
 
 from replay.driver import Replay
@@ -72,10 +72,9 @@ def _trace(events: list[Event], on: bool, every: bool = True) -> list[Any]:
 
 
 def test_compiled_and_pure_agree_on_thousands_of_games() -> None:
-    """2,000 games (2-7 players, random bots and a greedy-random mix, six option sets): the same final table and no problem
-    either way; on the first 50 the same table, position and problems after every event."""
-    long = os.environ.get("REPLAY_FUZZ") == "long"
-    for i, events in enumerate(_games(10_000 if long else 2_000, 11)):
+    """600 games (10,000 with REPLAY_FUZZ=long; 2-7 players, random bots and a greedy-random mix, six option sets): the
+    same final table and no problem either way; on the first 50 the same table, position and problems after every event."""
+    for i, events in enumerate(_games(scaled(600, 10_000), 11)):
         every = i < 50
         pure = _trace(events, False, every)
         assert _trace(events, True, every) == pure
@@ -139,16 +138,17 @@ def _odd(events: list[Event], rng: random.Random) -> list[Event]:
 
 
 def test_compiled_and_pure_agree_on_damaged_games() -> None:
-    """80 games with damaged actions (test_wd_direct's damage) and 80 with odd values: every
-    event's table, position and problems (words included) the same both ways."""
+    """50 games with damaged actions (test_wd_direct's damage) and 50 with odd values (500 each with
+    REPLAY_FUZZ=long): every event's table, position and problems (words included) the same both ways."""
     rng = random.Random(5)
     found = 0
-    for i, events in enumerate(_games(160, 12)):
+    count = scaled(100, 1_000)
+    for i, events in enumerate(_games(count, 12)):
         damaged = _damage(events, rng) if i % 2 else _odd(events, rng)
         pure = _trace(damaged, False)
         assert _trace(damaged, True) == pure
         found += sum(len(problems) for *_, problems in pure)
-    assert found > 80  # the damage was seen
+    assert found > count // 2  # the damage was seen
 
 
 def _follow_ups_damaged(events: list[Event], rng: random.Random) -> list[Event]:
@@ -199,17 +199,18 @@ def _follow_ups_damaged(events: list[Event], rng: random.Random) -> list[Event]:
 
 
 def test_compiled_and_pure_agree_on_damaged_follow_ups() -> None:
-    """120 games (every option set, the Barracks as one building and completion after the effects
-    among them) whose actions of several steps are damaged: every event's table, position and
+    """70 games (700 with REPLAY_FUZZ=long; every option set, the Barracks as one building and
+    completion after the effects among them) whose actions of several steps are damaged: every event's table, position and
     problems (words included) the same both ways, so every path the kernel declines is exercised."""
     rng = random.Random(15)
     found = 0
-    for events in _games(120, 16):
+    count = scaled(70, 700)
+    for events in _games(count, 16):
         damaged = _follow_ups_damaged(events, rng)
         pure = _trace(damaged, False)
         assert _trace(damaged, True) == pure
         found += sum(len(problems) for *_, problems in pure)
-    assert found > 120  # the damage was seen
+    assert found > count  # the damage was seen
 
 
 def test_the_compiled_kernel_takes_the_usual_events() -> None:

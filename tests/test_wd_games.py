@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
+from helpers import scaled
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -158,8 +159,8 @@ def test_many_games_over_every_player_count_replay_cleanly():
         fold(simulate_game(f"g{i}", NAMES[:players], 500 + i, ("greedy", "random")))
 
 
-@pytest.mark.slow
 def test_thousands_of_simulated_games_replay_cleanly():
-    for i in range(3000):
+    """1,000 games (3,000 with REPLAY_FUZZ=long), every player count, folded with every check."""
+    for i in range(scaled(1_000, 3_000)):
         players = 2 + i % 6
         fold(simulate_game(f"g{i}", NAMES[:players], 90_000 + i, ("random", "greedy")))

@@ -1,6 +1,6 @@
 """The trusted apply (``Rules.apply_trusted``, ``Replay.push_trusted``) against the checking apply:
 the same state hash after every event of simulated games, across player counts, bot mixes and
-option sets: 500 games in every run (about 15 s), 2,000 with ``REPLAY_FUZZ=long``, or as many as
+option sets: 250 games in every run (about 8 s), 2,000 with ``REPLAY_FUZZ=long``, or as many as
 ``REPLAY_TRUSTED_GAMES`` says."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ OPTIONS = [
     ("7wd-default", {"completion": "after_effects", "income": "after_action", "resolution": "two_phase"}),
     ("7wd-default", {"completion": "after_effects", "income": "when_chosen", "coin_cap": 9}),
 ]
-GAMES = int(os.environ.get("REPLAY_TRUSTED_GAMES", "2000" if os.environ.get("REPLAY_FUZZ") == "long" else "500"))
+GAMES = int(os.environ.get("REPLAY_TRUSTED_GAMES", "2000" if os.environ.get("REPLAY_FUZZ") == "long" else "250"))
 
 
 def _games(count: int, seed: int) -> list[list[Event]]:

@@ -6,6 +6,7 @@ failure names a kind, a seed and an event.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from pathlib import Path
@@ -30,9 +31,18 @@ SCHEMAS = Path(__file__).parent.parent.parent / "schemas"
 
 
 def simulate(game, pack, seed: int, players: int | None = None) -> list[Event]:
-    low, high = game.players
-    n = players or random.Random(seed).randint(max(low, 2), min(high, len(NAMES)))
-    return game.bots.simulate(f"{game.kind}-c{seed}", NAMES[:n], seed, game.bots.default, pack)
+    """A seeded game of the kind under the pack: each is simulated once per run (the bots are
+    deterministic, so the same call gives the same events) and handed out as a deep copy, so no
+    test can spoil another's material by changing a payload."""
+    key = (game.kind, pack.content_hash, seed, players)
+    if key not in _SIMULATED:
+        low, high = game.players
+        n = players or random.Random(seed).randint(max(low, 2), min(high, len(NAMES)))
+        _SIMULATED[key] = game.bots.simulate(f"{game.kind}-c{seed}", NAMES[:n], seed, game.bots.default, pack)
+    return copy.deepcopy(_SIMULATED[key])
+
+
+_SIMULATED: dict[tuple[str, str, int, int | None], list[Event]] = {}
 
 
 SEEDS = range(6)
