@@ -9,6 +9,7 @@ import os
 import random
 
 import pytest
+from helpers import scaled
 
 from replay.driver import Replay
 from replay.events import Event
@@ -27,7 +28,7 @@ OPTIONS = [
     ("7wd-default", {"completion": "after_effects", "income": "after_action", "resolution": "two_phase"}),
     ("7wd-default", {"completion": "after_effects", "income": "when_chosen", "coin_cap": 9}),
 ]
-GAMES = int(os.environ.get("REPLAY_TRUSTED_GAMES", "2000" if os.environ.get("REPLAY_FUZZ") == "long" else "250"))
+GAMES = int(os.environ.get("REPLAY_TRUSTED_GAMES", scaled(250, 2_000)))
 
 
 def _games(count: int, seed: int) -> list[list[Event]]:
