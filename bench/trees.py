@@ -130,11 +130,24 @@ def report(runs: dict[str, list[dict[str, list[float]]]], pattern: re.Pattern[st
     return lines
 
 
+def _pattern(text: str) -> re.Pattern[str]:
+    try:
+        return re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"not a regular expression: {e}") from None
+
+
+def _rounds(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError("a whole number, 1 or more")
+    return int(text)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--against", action="append", required=True, metavar="COMMIT", help="an older commit (repeatable)")
-    ap.add_argument("--rounds", type=int, default=3, help="runs per tree, alternated (the report gives medians)")
-    ap.add_argument("--row", default="", help="keep the rows whose label this regular expression finds")
+    ap.add_argument("--rounds", type=_rounds, default=3, help="runs per tree, alternated (the report gives medians)")
+    ap.add_argument("--row", type=_pattern, default=_pattern(""), help="keep the rows whose label this regular expression finds")
     ap.add_argument("--work", type=Path, help="where the trees are exported (kept, and reused; default: a temporary one)")
     ap.add_argument("--json", type=Path, help="also write every run's rows here")
     ap.add_argument("bench", nargs=argparse.REMAINDER, help="-- SCRIPT [ARGS]: a script of bench/ and its arguments")
@@ -153,7 +166,7 @@ def main() -> None:
             runs[name].append(numeric_rows(run(tree, bench[0], bench[1:])))
     if args.json:
         args.json.write_text(json.dumps({"bench": bench, "runs": runs}, indent=1))
-    print("\n".join(report(runs, re.compile(args.row))))
+    print("\n".join(report(runs, args.row)))
 
 
 if __name__ == "__main__":

@@ -76,6 +76,11 @@ def test_a_commit_that_is_not_one_is_refused(tmp_path: Path) -> None:
     assert done.returncode != 0 and "no-such-commit" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_without_a_benchmark_it_says_how_to_name_one() -> None:
-    done = subprocess.run([sys.executable, str(SCRIPT), "--against", "HEAD"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "name the benchmark after --" in done.stderr
+@pytest.mark.parametrize(("args", "said"), [
+    (["--against", "HEAD"], "name the benchmark after --"),
+    (["--against", "HEAD", "--row", "(", "--", "archive_bench.py"], "not a regular expression"),
+    (["--against", "HEAD", "--rounds", "0", "--", "archive_bench.py"], "1 or more"),
+])
+def test_a_command_line_it_cannot_run_is_refused_with_the_reason(args: list[str], said: str) -> None:
+    done = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and said in done.stderr and "Traceback" not in done.stderr
