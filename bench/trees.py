@@ -5,13 +5,14 @@
 
 The machine's speed moves from day to day and with the neighbours' load, so figures taken minutes or
 days apart do not compare; the same benchmark, run by each tree in turn (this checkout, then each older
-commit, then again), does. Each commit is exported (``git archive``) into ``--work`` and its optional C
-extensions built in place (``setup.py build_ext --inplace``, as an editable install builds them), once:
-a later run reuses the tree. "now" is this checkout's tracked files as they are, changes not yet committed
-included (``git stash create``, which leaves the checkout alone), exported and built the same way, so
-every tree runs with its extensions and none is changed by the run. Each run is ``python
-<tree>/bench/<script> <args>`` with ``PYTHONPATH=<tree>`` and this interpreter, each tree running its own
-copy of the benchmark. A benchmark that keeps its data (``project_bench.py --dir``) gives every tree the
+commit, then again), does. Each commit is exported (``git archive``) into ``--work`` and installed
+beside itself, its optional C extensions built, by pip (``pip install --no-deps --target <tree>/site``, in
+pip's isolated build environment, as a user's install builds it), once: a later run reuses the tree.
+"now" is this checkout's tracked files as they are, changes not yet committed included (``git stash
+create``, which leaves the checkout alone), exported and installed the same way, so every tree runs as
+installed and none is changed by the run. Each run is ``python <tree>/bench/<script> <args>`` with
+``PYTHONPATH=<tree>/site`` and this interpreter (its environment gives the dependencies), each tree running
+its own copy of the benchmark. A benchmark that keeps its data (``project_bench.py --dir``) gives every tree the
 same data.
 
 The benchmarks print aligned rows: a label, then numbers, columns two spaces or more apart. Every such row
@@ -81,7 +82,7 @@ def working_tree() -> str:
 
 
 def exported(commit: str, work: Path) -> Path:
-    """The commit's tree under ``work`` with its extensions built, made once."""
+    """The commit's tree under ``work``, installed into its ``site`` folder, made once."""
     tree = work / f"tree-{commit[:12]}"
     done = tree / ".built"
     if done.exists():
@@ -89,11 +90,10 @@ def exported(commit: str, work: Path) -> Path:
     tree.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(["git", "-C", str(HERE), "archive", commit], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
-    built = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tree,
-                           capture_output=True, text=True)
+    built = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
+                            "--target", str(tree / "site"), str(tree)], capture_output=True, text=True)
     if built.returncode != 0:
-        sys.exit(f"trees: building {commit[:12]}'s extensions failed (setuptools 77 or later is needed):\n"
-                 f"{built.stderr[-2000:]}")
+        sys.exit(f"trees: installing {commit[:12]} failed:\n{built.stderr[-2000:]}")
     done.touch()
     return tree
 
@@ -102,7 +102,7 @@ def run(tree: Path, script: str, args: list[str]) -> str:
     path = tree / "bench" / script
     if not path.exists():
         sys.exit(f"trees: {tree} has no bench/{script}")
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env = {**os.environ, "PYTHONPATH": str(tree / "site")}
     done = subprocess.run([sys.executable, str(path), *args], env=env, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"trees: bench/{script} failed in {tree}:\n{done.stderr[-2000:]}")

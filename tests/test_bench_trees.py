@@ -67,7 +67,7 @@ def test_one_benchmark_runs_in_this_checkout_and_in_an_exported_commit(tmp_path:
     built = list(tmp_path.glob("tree-*"))  # one tree, or two where the checkout has changes not committed
     assert built and all((tree / ".built").exists() for tree in built)
     if importlib.util.find_spec("replay._cchain") is not None:  # this machine builds the extensions: so did the trees
-        assert all(list(tree.glob("replay/*.so")) for tree in built)
+        assert all(list(tree.glob("site/replay/*.so")) for tree in built)
 
 
 def test_a_commit_that_is_not_one_is_refused(tmp_path: Path) -> None:
