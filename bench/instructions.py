@@ -9,7 +9,9 @@ Each workload runs twice under callgrind in separate processes, once doing its w
 doing it twice (after the same set-up and warm-up): the difference is the work alone, without the
 interpreter's start, the imports or the set-up. ``PYTHONHASHSEED`` is fixed (0) so that dict and set
 layouts, and with them the counts, repeat: identical runs agree to a few thousandths; another hash seed
-moves a count by up to 5%. The games are simulated in the measured environment with a fixed seed (the
+moves a count by up to 5%. ``OPENBLAS_NUM_THREADS`` is 1: numpy's thread pool (pyarrow imports numpy) spins
+while it waits, and under valgrind that spinning was counted, up to 15% of a workload, differing run to run.
+The games are simulated in the measured environment with a fixed seed (the
 simulation's output is pinned, so two trees fold the same games); ``--python`` names the interpreter
 of another environment (say, an older tree installed into its own virtual environment with its
 extensions built), so that the same command measures both.
@@ -116,7 +118,10 @@ def counted(python: str, work: str, games: int, players: int, reps: int, folder:
     out = folder / f"{work}.{reps}.out"
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", python, __file__,
                "--inner", work, "--games", str(games), "--players", str(players), "--reps", str(reps)]
-    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    # one OpenBLAS thread: numpy (which pyarrow imports) otherwise starts a pool whose threads spin while they
+    # wait, and valgrind, running one thread at a time, counts a varying share of their spinning (up to 15%)
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
     found = re.search(r"Collected\s*:\s*([\d,]+)", done.stderr) or re.search(r"I\s+refs:\s*([\d,]+)", done.stderr)
     if done.returncode != 0 or found is None:
         sys.exit(f"the measured run failed ({' '.join(command)}):\n{done.stderr[-2000:]}")

@@ -65,6 +65,45 @@ def test_shuffle_and_draws_compiled_are_the_pythons():
         assert rngs[0].getstate() == rngs[1].getstate() == rngs[2].getstate()
 
 
+def test_draws_read_from_the_generators_state_are_its_own():
+    """The compiled draws read the standard generator's state (checked by drawing at import): the same numbers
+    as calling ``getrandbits``, across the state's renewals and for every width; a width over 32 bits, or a
+    generator whose ``getrandbits`` is its own Python, is called back."""
+    assert cbots.DIRECT_DRAWS
+    ns = [1, 2, 3, 6, 7, 100, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**40 + 3]
+    for seed in range(20):
+        direct, called = random.Random(seed), random.Random(seed)
+        for i in range(2_000):  # ~3 renewals of the 624-word state
+            n = ns[i % len(ns)]
+            assert cbots.BUILT_BELOW(direct.getrandbits, n) == called.randrange(n)
+        assert direct.getstate() == called.getstate()
+
+    class Counting(random.Random):
+        calls = 0
+
+        def getrandbits(self, k: int) -> int:
+            Counting.calls += 1
+            return super().getrandbits(k)
+
+    counting = Counting(5)
+    assert cbots.BUILT_BELOW(counting.getrandbits, 6) == random.Random(5).randrange(6) and Counting.calls >= 1
+
+
+def test_direct_draws_switch_off_and_on_with_the_same_games():
+    try:
+        assert not cbots.direct_draws(False)
+        off = _digest(scaled(40, 400), 70_000)
+        assert cbots.direct_draws(True)
+        assert _digest(scaled(40, 400), 70_000) == off
+        with pytest.raises(TypeError):
+            cbots.BUILT_GENERATOR(1, 2)
+        assert not cbots.BUILT_GENERATOR(random.Random(1).getrandbits, random.Random(2).getrandbits)  # not twins
+        assert not cbots.BUILT_GENERATOR(len, len)  # not a generator's
+    finally:
+        cbots.direct_draws(True)
+    assert cbots.DIRECT_DRAWS
+
+
 def test_compiled_functions_refuse_what_they_do_not_take():
     assert cbots.BUILT_SHUFFLE is not None and cbots.BUILT_BELOW is not None and cbots.BUILT_CANDIDATES is not None
     getrandbits = random.Random(1).getrandbits

@@ -29,6 +29,10 @@
  *       simulate_game's loop for a random bot's action: chosen, applied by the compiled one-step action,
  *       its event appended and the seat done; the step back when the action asks a question.
  *
+ * Every draw is random.Random.getrandbits's: called back, or, once ``generator(getrandbits, twin)`` has
+ * checked by drawing that this file reads the standard generator's state as CPython does, taken from that
+ * state here (a call back cost ~300 instructions a draw, a simulated game ~2,600 draws).
+ *
  * The checks count a state.PlayerState's resources themselves (count_resources, as the property
  * counts them: the property was called back once a question, the largest single cost of the check);
  * a player of any other type, or of odd values, is read from the property.
@@ -160,10 +164,106 @@ static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t na
     return listing(args[0], args[1], args[2], args[3], args[4], args[5], NULL, args[6]);
 }
 
-/* random.Random._randbelow_with_getrandbits(n): getrandbits(n.bit_length()) until below n; -1 on error. */
+/* ------------------------------------------------------------------ the standard generator's draws */
+
+/* CPython's _random.Random object (Modules/_randommodule.c, the same from 3.8 to 3.14): the Mersenne
+ * Twister's state. Read directly only once generator() has checked, by drawing, that this layout and
+ * genrand() below give exactly the numbers its own getrandbits gives (otherwise every draw calls it). */
+#define MT_N 624
+#define MT_M 397
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[MT_N];
+} MTObject;
+
+/* The C function behind random.Random.getrandbits, once generator() has checked the layout; NULL: call it. */
+static PyCFunction direct_getrandbits = NULL;
+
+/* genrand_uint32 of Modules/_randommodule.c: the next 32 bits, the state renewed every 624 draws. */
+static uint32_t genrand(MTObject *g) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y, *mt = g->state;
+    if (g->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        g->index = 0;
+    }
+    y = mt[g->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* The generator behind a bound getrandbits whose draws are read directly, or NULL: call it. */
+static inline MTObject *direct(PyObject *getrandbits) {
+    if (direct_getrandbits == NULL || !PyCFunction_Check(getrandbits)
+        || PyCFunction_GET_FUNCTION(getrandbits) != direct_getrandbits)
+        return NULL;
+    return (MTObject *)PyCFunction_GET_SELF(getrandbits);
+}
+
+/* generator(getrandbits, twin) -> bool: whether draws are read directly from now on (None, None: not). ``getrandbits`` and
+ * ``twin`` are two standard generators' bound getrandbits, in the same state: 3,000 draws of 1 to 32 bits
+ * (the state renewed four times) are taken from the first here and from the twin by calling it, and
+ * compared; any difference, an object of another size or a build without the GIL, and every draw calls
+ * getrandbits as before. */
+static PyObject *generator(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs == 2 && args[0] == Py_None && args[1] == Py_None) { /* generator(None, None): every draw calls back */
+        direct_getrandbits = NULL;
+        Py_RETURN_FALSE;
+    }
+    if (nargs != 2 || !PyCFunction_Check(args[0]) || !PyCFunction_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "generator(getrandbits, twin): two generators' bound getrandbits, or None, None");
+        return NULL;
+    }
+    direct_getrandbits = NULL;
+#ifdef Py_GIL_DISABLED
+    Py_RETURN_FALSE; /* the generator's own lock is not ours to take */
+#else
+    PyCFunction meth = PyCFunction_GET_FUNCTION(args[0]);
+    PyObject *a = PyCFunction_GET_SELF(args[0]), *b = PyCFunction_GET_SELF(args[1]);
+    if (a == NULL || b == NULL || a == b || PyCFunction_GET_FUNCTION(args[1]) != meth
+        || Py_TYPE(a)->tp_basicsize < (Py_ssize_t)sizeof(MTObject))
+        Py_RETURN_FALSE;
+    for (int i = 0; i < 3000; i++) {
+        int k = 1 + i % 32;
+        uint32_t mine = genrand((MTObject *)a) >> (32 - k);
+        PyObject *bits = PyLong_FromLong(k), *theirs = bits == NULL ? NULL : PyObject_CallOneArg(args[1], bits);
+        Py_XDECREF(bits);
+        if (theirs == NULL) return NULL;
+        unsigned long value = PyLong_AsUnsignedLong(theirs);
+        Py_DECREF(theirs);
+        if (value == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+        if (value != mine) Py_RETURN_FALSE;
+    }
+    direct_getrandbits = meth;
+    Py_RETURN_TRUE;
+#endif
+}
+
+/* random.Random._randbelow_with_getrandbits(n): getrandbits(n.bit_length()) until below n; -1 on error.
+ * The standard generator's draws are read from its state (direct) when generator() has allowed it. */
 static Py_ssize_t randbelow(PyObject *getrandbits, Py_ssize_t n) {
     int k = 0;
     for (Py_ssize_t m = n; m; m >>= 1) k++; /* n.bit_length() */
+    MTObject *g = k <= 32 ? direct(getrandbits) : NULL;
+    if (g != NULL) {
+        uint32_t j;
+        do j = genrand(g) >> (32 - k); while (j >= (uint32_t)n);
+        return (Py_ssize_t)j;
+    }
     PyObject *bits = PyLong_FromLong(k);
     if (bits == NULL) return -1;
     Py_ssize_t j;
@@ -677,6 +777,8 @@ static PyObject *setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
 }
 
 static PyMethodDef methods[] = {
+    {"generator", (PyCFunction)(void (*)(void))generator, METH_FASTCALL,
+     "generator(getrandbits, twin): whether the standard generator's draws are read from its state (checked by drawing)"},
     {"random_main", (PyCFunction)(void (*)(void))random_main, METH_FASTCALL,
      "random_main(getrandbits, first, tables, state, p, slow): bots.RandomBot.main, listed, shuffled and checked in one call"},
     {"random_action", (PyCFunction)(void (*)(void))random_action, METH_FASTCALL,

@@ -10,7 +10,9 @@ first legal candidate and all of them (``first_ok``, ``all_ok``: the usual candi
 other, a Guild Court space, by the Python ``candidate_ok``; a :class:`~.state.PlayerState`'s resources
 counted as its property counts them, any other player's read from the property), and the random bot's
 main action, those three in one call (``random_main``: ``bots.RandomBot.main``),
-each giving exactly what the Python gives, so that seeded games stay byte-identical. The Python
+each giving exactly what the Python gives, so that seeded games stay byte-identical. Their draws are the
+standard generator's ``getrandbits``, read from its state in C once a check by drawing at import has shown
+that the extension reads it as CPython does (:data:`DIRECT_DRAWS`); otherwise called back. The Python
 code is the reference and the fallback (``tests/test_wd_cbots.py`` compares both on thousands of
 seeded games).
 
@@ -20,6 +22,7 @@ where the extension was not built. :func:`use` switches in-process (the benchmar
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -37,6 +40,7 @@ except (AttributeError, TypeError):  # built from older sources than these
     _module, NOT_BUILT = None, "the compiled bots (_cbots) are built from older sources: pip install -e . again"
 """Why the extension is not there ("" when it is)."""
 
+
 BUILT_CANDIDATES: Callable[..., list[Any]] | None = None if _module is None else _module.candidates
 BUILT_SHUFFLE: Callable[[Callable[[int], int], list[Any]], None] | None = None if _module is None else _module.shuffle
 BUILT_BELOW: Callable[[Callable[[int], int], int], int] | None = None if _module is None else _module.below
@@ -46,6 +50,7 @@ BUILT_ROLL: Callable[..., tuple[list[dict[str, Any]], dict[str, tuple[str, int]]
     None if _module is None else _module.roll)
 BUILT_RANDOM_MAIN: Callable[..., Any] | None = None if _module is None else _module.random_main
 BUILT_RANDOM_ACTION: Callable[..., Any] | None = None if _module is None else _module.random_action
+BUILT_GENERATOR: Callable[[Any, Any], bool] | None = None if _module is None else getattr(_module, "generator", None)
 
 CANDIDATES = None if PURE else BUILT_CANDIDATES
 """``candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of)``, or None: the Python."""
@@ -67,6 +72,23 @@ RANDOM_ACTION = None if PURE else BUILT_RANDOM_ACTION
 a simulated random bot's action in one call (``simulate_game``'s loop for it: chosen by ``random_main``, applied by
 the compiled one-step action, its event appended, the seat done; the claims dict, or the step when the action
 asks a question), or None: the Python."""
+
+
+def direct_draws(on: bool) -> bool:
+    """The standard generator's draws taken from its state by the extension (``on``, where its check by
+    drawing passes: ``_cbots.generator``) or by calling ``getrandbits`` back; whether they now are."""
+    if BUILT_GENERATOR is None:
+        return False
+    if not on:
+        return BUILT_GENERATOR(None, None)
+    a, b = random.Random(20261207), random.Random()
+    b.setstate(a.getstate())
+    return BUILT_GENERATOR(a.getrandbits, b.getrandbits)
+
+
+DIRECT_DRAWS = direct_draws(not PURE)
+"""Whether the compiled draws read the standard generator's state directly (the same numbers as its
+``getrandbits``, checked by drawing at import); False: each draw calls ``getrandbits``."""
 
 
 def active() -> bool:
