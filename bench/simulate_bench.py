@@ -6,8 +6,8 @@
 
 For each player count, measured in the same run, alternated ``--rounds`` times (the rows are medians):
 
-* ``loop``: the game's simulation alone (``simulated``, every game kept in memory, no archive), one
-  process: the baseline, what ``bench/wonders_dice_bench.py`` calls simulation;
+* ``loop``: the game's simulation alone (``simulated``, every game kept in memory until the loop ends, then
+  freed, no archive), one process: the baseline, what ``bench/wonders_dice_bench.py`` calls simulation;
 * ``-w 1``: :func:`simulate_games` into a new archive, one process: the simulation, the chain, the
   encoding and the Parquet files, committed in batches of ``COMMIT_GAMES``;
 * ``-w N``: the same with N worker processes preparing the batches (each ``--workers`` value given).
@@ -46,12 +46,13 @@ def timed_loop(kind: str, games: int, players: int, bots: tuple[str, ...], seed:
     game = registry.get(kind)
     pack = game.pack()
     counts = player_counts(games, (players, players), seed)
-    wall, cpu = time.perf_counter(), time.process_time()
-    with gc_paused():  # as simulate_games pauses it for each batch
+    with gc_paused():  # as simulate_games pauses it for each batch, until the batch is gone (no collection walks it)
+        wall, cpu = time.perf_counter(), time.process_time()
         made = [simulated(game, seed, i, n, bots, pack) for i, n in enumerate(counts)]
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"wall_s": wall, "cpu_main_s": cpu, "cpu_workers_s": 0.0, "games_per_s": games / wall,
-            "events": sum(map(len, made))}
+        events = sum(map(len, made))
+        del made
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {"wall_s": wall, "cpu_main_s": cpu, "cpu_workers_s": 0.0, "games_per_s": games / wall, "events": events}
 
 
 def timed_archive(root: Path, kind: str, games: int, players: int, bots: tuple[str, ...], seed: int,

@@ -9,7 +9,10 @@ fold every game with every rule check and claim. The baseline in the same run re
 the same files and folds trivially (counts each game's events), so the ratio shows what
 the rules cost; the last row is the fold alone (the events already decoded, in memory).
 Simulation is measured per bot, with the compiled bots (``_cbots.c``: listing and shuffling the
-candidates, where built) and with the pure-Python code, alternating ``--rounds`` times (medians).
+candidates, where built) and with the pure-Python code, alternating ``--rounds`` times (medians): each
+player count's games made and then freed with the cyclic collector paused, as ``replay simulate`` makes a
+batch (until the sixteenth pass the games were freed later and a collection over them was measured too,
+as the service then paid it: docs/performance.md).
 Replay and the fold are measured twice in the same run, with the compiled kernel
 (``replay/games/wonders_dice/_ckernel.c``, where it is built) and with the pure-Python code
 (``compiled.use(False)`` and the driver's Python loop, what ``REPLAY_PURE=1`` gives), and with the compiled kernel but pyarrow's
@@ -60,13 +63,17 @@ def main() -> None:
             for on in (True, False) if cbots.BUILT_CANDIDATES is not None else (False,):
                 with cbots.use(on), compiled.use(on):
                     for n in range(2, 8):
-                        t = time.process_time()
-                        with gc_paused():  # as `replay simulate` makes each batch it commits
+                        # as `replay simulate` makes each batch it commits: the collector paused until the
+                        # batch is gone (no collection walks it), its games freed in the time measured
+                        with gc_paused():
+                            t = time.process_time()
                             games = [simulate_game(f"{bots[0]}-{n}-{i}", NAMES[:n], n * 100_000 + i, bots)
                                      for i in range(args.games)]
-                        rates[on][n - 2].append(args.games / (time.process_time() - t))
-                        if bots == ("random",) and r == 0 and not on:
-                            archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in games])
+                            del games
+                            rates[on][n - 2].append(args.games / (time.process_time() - t))
+                        if bots == ("random",) and r == 0 and not on:  # the games to replay, made again untimed
+                            archive.append_many([StreamAppend(f"{bots[0]}-{n}-{i}", NEW_STREAM, simulate_game(
+                                f"{bots[0]}-{n}-{i}", NAMES[:n], n * 100_000 + i, bots)) for i in range(args.games)])
         for on, label in ((True, ""), (False, " pure")):
             if rates[on][0]:
                 sim[bots[0] + label] = row = [statistics.median(v) for v in rates[on]]

@@ -24,6 +24,7 @@ from . import chain_compiled
 from .archive.store import NEW_STREAM, Archive, PreparedFile, StreamPosition
 from .errors import InvalidInput, ReplayError
 from .events import GAME_ID_PATTERN, Event
+from .gcpause import gc_paused
 from .numbers import is_number
 from .packs import RulesPack
 from .problems import Level, Location, Problem, Problems
@@ -194,25 +195,54 @@ class _Importer:
     events: int = 0
 
     def feed(self, lines: Iterable[str]) -> None:
+        # Parsing makes many small objects and no cycles: the collector is paused over a window of lines,
+        # which ends when a batch has been spilled (and freed), the last one included. Running, it walked
+        # the growing batch again and again, a quarter of an import's time (docs/performance.md, "Sixteenth
+        # pass"). A window also ends after BATCH_EVENTS lines not kept (blank, bad or refused), so that what
+        # bad lines' exceptions leave in cycles is collected as the file goes on.
+        numbered = enumerate(lines, start=1)
+        more = True
+        while more:
+            with gc_paused():
+                more = self._feed_window(numbered)
+                if not more:
+                    self._spill()
+
+    def _feed_window(self, numbered: Iterator[tuple[int, str]]) -> bool:
+        """Lines fed until a batch is spilled or BATCH_EVENTS lines are not kept: True; False once all are read."""
         registry = self.archive.registry
-        for number, text in enumerate(lines, start=1):
-            if self.progress:
-                self.progress(len(text))
-            if not text.strip():
-                continue
-            event, problems, where = _parse(text, number, registry)
-            if problems:
-                self._report(problems)
-                if where:  # keep following the game, so one bad line is one problem
-                    self._advance(*where, number)
-                continue
-            assert event is not None
-            if self._fits_stream(event, number):
-                self.events += 1
-                if not self.problems:
-                    self.batch.append(event)
-                    if len(self.batch) >= BATCH_EVENTS:
-                        self._spill()
+        not_kept = 0
+        for number, text in numbered:
+            kept = len(self.batch)
+            if self._feed_line(registry, number, text):
+                return True
+            if len(self.batch) <= kept:
+                not_kept += 1
+                if not_kept >= BATCH_EVENTS:
+                    return True
+        return False
+
+    def _feed_line(self, registry: GameRegistry, number: int, text: str) -> bool:
+        """One line read (checked, followed, kept in the batch); whether the batch was spilled."""
+        if self.progress:
+            self.progress(len(text))
+        if not text.strip():
+            return False
+        event, problems, where = _parse(text, number, registry)
+        if problems:
+            self._report(problems)
+            if where:  # keep following the game, so one bad line is one problem
+                self._advance(*where, number)
+            return False
+        assert event is not None
+        if self._fits_stream(event, number):
+            self.events += 1
+            if not self.problems:
+                self.batch.append(event)
+                if len(self.batch) >= BATCH_EVENTS:
+                    self._spill()
+                    return True
+        return False
 
     def _report(self, problems: list[Problem]) -> None:
         self.problems.extend(p.at(source=self.source) for p in problems)
@@ -268,8 +298,9 @@ class _Importer:
 
     def _spill(self) -> None:
         if self.batch:
-            self.prepared.extend(self.archive.prepare_files(self.batch, spill=True, heads=self.heads))
-            self.batch = []
+            with gc_paused():  # resumed once the batch is gone, not while it is held
+                self.prepared.extend(self.archive.prepare_files(self.batch, spill=True, heads=self.heads))
+                self.batch = []
 
     def commit(self) -> ImportResult:
         if self.problems:
