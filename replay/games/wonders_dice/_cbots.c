@@ -31,7 +31,7 @@
  *
  * Every draw is random.Random.getrandbits's: called back, or, once ``generator(getrandbits, twin)`` has
  * checked by drawing that this file reads the standard generator's state as CPython does, taken from that
- * state here (a call back cost ~300 instructions a draw, a simulated game ~2,600 draws).
+ * state here (a call back cost ~250 instructions a draw, a simulated game ~2,600 draws).
  *
  * The checks count a state.PlayerState's resources themselves (count_resources, as the property
  * counts them: the property was called back once a question, the largest single cost of the check);
@@ -166,7 +166,7 @@ static PyObject *candidates(PyObject *self, PyObject *const *args, Py_ssize_t na
 
 /* ------------------------------------------------------------------ the standard generator's draws */
 
-/* CPython's _random.Random object (Modules/_randommodule.c, the same from 3.8 to 3.14): the Mersenne
+/* CPython's _random.Random object (Modules/_randommodule.c, long unchanged): the Mersenne
  * Twister's state. Read directly only once generator() has checked, by drawing, that this layout and
  * genrand() below give exactly the numbers its own getrandbits gives (otherwise every draw calls it). */
 #define MT_N 624
