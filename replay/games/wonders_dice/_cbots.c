@@ -258,7 +258,7 @@ static PyObject *generator(PyObject *self, PyObject *const *args, Py_ssize_t nar
 static Py_ssize_t randbelow(PyObject *getrandbits, Py_ssize_t n) {
     int k = 0;
     for (Py_ssize_t m = n; m; m >>= 1) k++; /* n.bit_length() */
-    MTObject *g = k <= 32 ? direct(getrandbits) : NULL;
+    MTObject *g = k >= 1 && k <= 32 ? direct(getrandbits) : NULL; /* a shift by 32 is undefined */
     if (g != NULL) {
         uint32_t j;
         do j = genrand(g) >> (32 - k); while (j >= (uint32_t)n);

@@ -40,7 +40,6 @@ except (AttributeError, TypeError):  # built from older sources than these
     _module, NOT_BUILT = None, "the compiled bots (_cbots) are built from older sources: pip install -e . again"
 """Why the extension is not there ("" when it is)."""
 
-
 BUILT_CANDIDATES: Callable[..., list[Any]] | None = None if _module is None else _module.candidates
 BUILT_SHUFFLE: Callable[[Callable[[int], int], list[Any]], None] | None = None if _module is None else _module.shuffle
 BUILT_BELOW: Callable[[Callable[[int], int], int], int] | None = None if _module is None else _module.below
