@@ -298,9 +298,8 @@ class _Importer:
 
     def _spill(self) -> None:
         if self.batch:
-            with gc_paused():  # resumed once the batch is gone, not while it is held
-                self.prepared.extend(self.archive.prepare_files(self.batch, spill=True, heads=self.heads))
-                self.batch = []
+            self.prepared.extend(self.archive.prepare_files(self.batch, spill=True, heads=self.heads))
+            self.batch = []
 
     def commit(self) -> ImportResult:
         if self.problems:
