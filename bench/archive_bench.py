@@ -6,7 +6,9 @@ data, so the ratio means something on any machine:
 * bulk import  vs  pyarrow writing the same Arrow table to one Parquet file;
 * per-game append (fsync)  vs  writing and fsyncing one tiny Parquet file per game;
 * full scan to event records  vs  pyarrow reading the same files into Arrow;
-* one-game lookup before and after compaction  vs  a full scan.
+* one-game lookup before and after compaction  vs  a full scan;
+* import of JSON Lines (``replay import``'s path: each line parsed and validated, then the bulk import)  vs
+  orjson reading the same lines.
 
     python bench/archive_bench.py                # 100,000 games of ~200 events (a few minutes)
     python bench/archive_bench.py --games 2000   # a quick run
@@ -32,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import orjson
 import pyarrow.parquet as pq
 
 from replay import chain_compiled
@@ -41,6 +44,7 @@ from replay.archive.store import read_parquet
 from replay.chain import chain, chain_words, words_to_array
 from replay.events import Event
 from replay.games.pig.rules import standard_ruleset
+from replay.jsonl import dump_line, import_lines
 from replay.registry import registry
 from replay.schema import encode
 
@@ -117,6 +121,17 @@ def scan(archive: Archive) -> tuple[int, float, float]:
     return n, t_rec, t_arrow
 
 
+def jsonl_import(root: Path, events: list[Event]) -> tuple[float, float]:
+    """Events/s of ``replay import``'s path for the events as a file's JSON lines (each line parsed, its envelope
+    and payload checked against the game's models, then the bulk import), and of its baseline, orjson reading
+    the same lines and nothing else."""
+    lines = [dump_line(e) for e in events]
+    _, t_read = timed(lambda: [orjson.loads(line) for line in lines])
+    _, t_import = timed(lambda: import_lines(Archive.init(root), lines, source="sample.jsonl"))
+    shutil.rmtree(root)
+    return len(lines) / t_read, len(lines) / t_import
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=100_000)
@@ -191,6 +206,8 @@ def main() -> None:
         r["compiled_over_pure_cpu"] = cpu_pure / cpu_import
         r["compiled_over_pure_wall"] = t_pure / t_import
         shutil.rmtree(pure.root)
+    jsonl_sample = [e for g in games_sample[:args.games] for e in g]  # up to the 2,000 games of the baselines
+    r["baseline_jsonl_read_events_per_s"], r["jsonl_import_events_per_s"] = jsonl_import(work / "jsonl", jsonl_sample)
     if args.import_only:
         report(r, args)
         if args.dir is None:
