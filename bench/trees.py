@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -148,7 +149,7 @@ def main() -> None:
     ap.add_argument("--against", action="append", required=True, metavar="COMMIT", help="an older commit (repeatable)")
     ap.add_argument("--rounds", type=_rounds, default=3, help="runs per tree, alternated (the report gives medians)")
     ap.add_argument("--row", type=_pattern, default=_pattern(""), help="keep the rows whose label this regular expression finds")
-    ap.add_argument("--work", type=Path, help="where the trees are exported (kept, and reused; default: a temporary one)")
+    ap.add_argument("--work", type=Path, help="where the trees are exported (kept and reused; default: a temporary one, removed)")
     ap.add_argument("--json", type=Path, help="also write every run's rows here")
     ap.add_argument("bench", nargs=argparse.REMAINDER, help="-- SCRIPT [ARGS]: a script of bench/ and its arguments")
     args = ap.parse_args()
@@ -157,6 +158,15 @@ def main() -> None:
         ap.error("name the benchmark after --, e.g. -- wonders_dice_bench.py --games 150")
     work = args.work or Path(tempfile.mkdtemp(prefix="replay-trees-"))
     work.mkdir(parents=True, exist_ok=True)
+    try:
+        compared(args, bench, work)
+    finally:
+        if args.work is None:  # a temporary folder's built trees (hundreds of MB) are not left behind
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def compared(args: argparse.Namespace, bench: list[str], work: Path) -> None:
+    """The trees exported into ``work``, the benchmark run by each in turn, the report printed."""
     commits = {"now": working_tree(), **{name: commit_of(name) for name in args.against}}
     trees = {name: exported(commit, work) for name, commit in commits.items()}
     runs: dict[str, list[dict[str, list[float]]]] = {name: [] for name in trees}
