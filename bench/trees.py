@@ -9,9 +9,9 @@ commit, then again), does. Each commit is exported (``git archive``) into ``--wo
 beside itself, its optional C extensions built, by pip (``pip install --no-deps --target <tree>/site``, in
 pip's isolated build environment, as a user's install builds it), once: a later run reuses the tree.
 "now" is this checkout's tracked files as they are, changes not yet committed included (``git stash
-create``, which leaves the checkout alone), exported and installed the same way, so every tree runs as
-installed and none is changed by the run. Each run is ``python <tree>/bench/<script> <args>`` with
-``PYTHONPATH=<tree>/site`` and this interpreter (its environment gives the dependencies), each tree running
+create``, which leaves the checkout alone; a new file counts once ``git add`` has staged it), exported
+and installed the same way, so every tree runs as installed and none is changed by the run. Each run is
+``python <tree>/bench/<script> <args>`` with ``PYTHONPATH=<tree>/site`` and this interpreter (its environment gives the dependencies), each tree running
 its own copy of the benchmark. A benchmark that keeps its data (``project_bench.py --dir``) gives every tree the
 same data.
 
@@ -19,7 +19,8 @@ The benchmarks print aligned rows: a label, then numbers, columns two spaces or 
 is kept (``--row`` filters the labels by a regular expression); the report gives each row's medians over
 the rounds for this checkout and for each commit, and ``now/<commit>``, this checkout's median over the
 commit's: above 1 where the row is a rate and this checkout is faster, below 1 where the row is a time.
-``--json`` writes every run's rows too.
+``--json`` writes every run's rows too. A row some trees did not print (an optional extension that did
+not build there, say) is named at the end.
 """
 
 from __future__ import annotations
@@ -128,6 +129,11 @@ def report(runs: dict[str, list[dict[str, list[float]]]], pattern: re.Pattern[st
         for name in names[1:]:
             ratios = [now / then if then else float("nan") for now, then in zip(medians[names[0]], medians[name])]
             lines.append(f"  {'now/' + name:<14}" + "".join(f"{v:>14.3f}" for v in ratios))
+    for name in names:  # a row one tree printed and another did not (an extension that did not build, say)
+        seen = {label for r in runs[name] for label in r if pattern.search(label)}
+        others = {label for other in names if other != name for r in runs[other] for label in r if pattern.search(label)}
+        if others - seen:
+            lines.append(f"rows {name} did not print: " + "; ".join(sorted(others - seen)))
     return lines
 
 

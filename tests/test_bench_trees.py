@@ -53,6 +53,14 @@ def test_the_report_gives_medians_and_ratios() -> None:
     assert lines[3].split()[0] == "now/old" and [float(v) for v in lines[3].split()[1:]] == [2.0, 2.0]
 
 
+def test_a_row_only_some_trees_printed_is_named() -> None:
+    """A tree whose extension did not build prints fewer rows: the report says which, not just fewer lines."""
+    runs = {"now": [{"pure": [1.0]}], "old": [{"pure": [1.0], "compiled": [2.0]}]}
+    lines = trees.report(runs, trees.re.compile(""))
+    assert lines[-1] == "rows now did not print: compiled"
+    assert not [line for line in trees.report(runs, trees.re.compile("pure")) if "did not print" in line]
+
+
 @pytest.mark.skipif(not IN_GIT, reason="not a git checkout: bench/trees.py exports commits with git")
 def test_one_benchmark_runs_in_this_checkout_and_in_an_exported_commit(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--against", "HEAD", "--rounds", "1", "--work", str(tmp_path),

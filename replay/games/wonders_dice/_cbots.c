@@ -26,8 +26,12 @@
  *       bots.RandomBot.main: candidates, shuffle and first_ok in one call (a simulation's every action).
  *   random_action(getrandbits, first, tables, state, p, slow, trusted, seat, done, events, event, game_id,
  *                 kind, turn) -> the claims dict, or the step
- *       simulate_game's loop for a random bot's action: chosen, applied by the compiled one-step action,
- *       its event appended and the seat done; the step back when the action asks a question.
+ *       simulate_game's loop for a random bot's action: chosen, applied by the compiled action (which
+ *       answers the questions the step asks as this bot would, with these draws: _ckernel.c), its event
+ *       appended and the seat done; the step back when the kernel leaves the action to the resolver.
+ *
+ * The module's DRAWS capsule lends randbelow, shuffle and where a generator's state lies to _ckernel.c
+ * (_draws.h), so that the kernel's answers draw exactly what the bot's Python would.
  *
  * Every draw is random.Random.getrandbits's: called back, or, once ``generator(getrandbits, twin)`` has
  * checked by drawing that this file reads the standard generator's state as CPython does, taken from that
@@ -44,6 +48,7 @@
 #include <Python.h>
 #include "_attrs.h" /* get_attr, set_attr: the state's slots and pack parts read cheaply, as _ckernel.c reads them */
 #include "_resources.h" /* count_produced: PlayerState.resources, as _ckernel.c counts it */
+#include "_draws.h"     /* the draws lent to _ckernel.c (DRAWS) */
 
 static PyObject *s_die_keys, *s_wonder_keys, *s_keys;
 
@@ -368,6 +373,17 @@ static PyObject *shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     Py_RETURN_NONE;
 }
 
+/* Where a generator's state lies (its index and words), when its draws are read directly; NULL otherwise. */
+static void *draws_state(PyObject *getrandbits, size_t *size) {
+    MTObject *g = direct(getrandbits);
+    if (g == NULL) return NULL;
+    *size = sizeof(MTObject) - offsetof(MTObject, index);
+    return *size <= DRAWS_STATE_MAX ? (void *)&g->index : NULL;
+}
+
+/* The draws lent to _ckernel.c (_draws.h), as the module's DRAWS capsule. */
+static Draws draws_api = {randbelow, shuffle_list, draws_state};
+
 /* ------------------------------------------------------------------ first_ok */
 
 static PyObject *s_rules, *s_start, *s_special, *s_board, *s_forum, *s_unlocked, *s_free_colours, *s_forum_sections,
@@ -688,13 +704,16 @@ done:
  *   -> the claims dict, or the step:
  * one action of a random bot in a simulation (simulate_game's loop for it, in one call): its main step
  * chosen as random_main chooses it; the step's event dict ({"kind", "die", "building", "lane", "space",
- * "slot"}); the step applied by ``trusted(state, seat, step dict)`` (the compiled one-step action). When
- * that applies it, giving (paid, vp): the action's event appended to ``events`` (``event`` the Event
- * type, made as tuple.__new__(event, (game_id, len(events), kind, "action_taken", 1, payload)), the
- * payload {"turn", "player", "steps": [step dict], "claims": {"paid", "vp", "coins": 0}}), the seat done
+ * "slot"}); the step applied by ``trusted(state, seat, step dict, getrandbits, steps)`` (the compiled
+ * action, which answers the questions the step asks as this bot would, drawing from getrandbits, and
+ * appends each answer's step dict to ``steps``, the list of the event's steps). When that applies it,
+ * giving (paid, vp): the action's event appended to ``events`` (``event`` the Event type, made as
+ * tuple.__new__(event, (game_id, len(events), kind, "action_taken", 1, payload)), the payload {"turn",
+ * "player", "steps": [step dict, answers...], "claims": {"paid", "vp", "coins": 0}}), the seat done
  * (projector._done, in C, or ``done(state, seat)`` itself for an unusual table), and the claims dict
- * returned for its coins to be filled in at the turn's end. When it declines (a question to ask):
- * nothing made but the draws, and the step returned for the resolver. */
+ * returned for its coins to be filled in at the turn's end. When it declines (a question it does not
+ * answer): nothing made but the main step's draws (the answers' draws taken back), and the step
+ * returned for the resolver. */
 static PyObject *random_action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 14 || !PyList_CheckExact(args[9]) || !PyType_Check(args[10])
         || !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type)) {
@@ -719,8 +738,10 @@ static PyObject *random_action(PyObject *self, PyObject *const *args, Py_ssize_t
         || PyDict_SetItem(as_dict, k_building, f[2]) < 0 || PyDict_SetItem(as_dict, k_lane, f[3]) < 0
         || PyDict_SetItem(as_dict, k_space, f[4]) < 0 || PyDict_SetItem(as_dict, k_slot, f[5]) < 0)
         goto done;
-    PyObject *call[3] = {state, seat, as_dict};
-    if ((applied = PyObject_Vectorcall(args[6], call, 3, NULL)) == NULL) goto done;
+    if ((steps = PyList_New(1)) == NULL) goto done;
+    PyList_SET_ITEM(steps, 0, Py_NewRef(as_dict));
+    PyObject *call[5] = {state, seat, as_dict, args[0], steps};
+    if ((applied = PyObject_Vectorcall(args[6], call, 5, NULL)) == NULL) goto done;
     if (applied == Py_None) { /* declined: the resolver's */
         out = Py_NewRef(step);
         goto done;
@@ -729,8 +750,6 @@ static PyObject *random_action(PyObject *self, PyObject *const *args, Py_ssize_t
     if ((claims = PyDict_New()) == NULL || PyDict_SetItem(claims, k_paid, paid) < 0 || PyDict_SetItem(claims, k_vp, vp) < 0
         || PyDict_SetItem(claims, k_coins, zero) < 0)
         goto done;
-    if ((steps = PyList_New(1)) == NULL) goto done;
-    PyList_SET_ITEM(steps, 0, Py_NewRef(as_dict));
     if ((payload = PyDict_New()) == NULL || PyDict_SetItem(payload, k_turn, args[13]) < 0
         || PyDict_SetItem(payload, k_player, seat) < 0 || PyDict_SetItem(payload, k_steps, steps) < 0
         || PyDict_SetItem(payload, k_claims, claims) < 0)
@@ -824,5 +843,11 @@ PyMODINIT_FUNC PyInit__cbots(void) {
     INTERN(v_swaps, "swaps"); INTERN(v_action_taken, "action_taken");
     if ((one = PyLong_FromLong(1)) == NULL || (zero = PyLong_FromLong(0)) == NULL) return NULL;
     INTERN(k_id, "id"); INTERN(k_colour, "colour"); INTERN(k_face, "face"); INTERN(k_section, "section");
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module), *capsule = m == NULL ? NULL : PyCapsule_New(&draws_api, DRAWS_CAPSULE, NULL);
+    if (capsule == NULL || PyModule_AddObject(m, "DRAWS", capsule) < 0) {
+        Py_XDECREF(capsule);
+        Py_XDECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -14,10 +14,12 @@
  *       bonus slot a completion asks (its own effects answered the same way). Checked, applied, the
  *       seat's turn done. [] when the claims are all right (or absent); (paid, vp) when they must be
  *       checked (the Python code reports them).
- *   trusted_action(state, seat, step) -> None | (paid, vp)
+ *   trusted_action(state, seat, step[, getrandbits, steps]) -> None | (paid, vp)
  *       kernel.direct_action(trusted=True) for the simulation, whose bots' steps are legal: a pass, or
  *       a build or Wonder step that asks nothing further, applied by the same phases without the
- *       checks, an event's claims or the seat's turn done.
+ *       checks, an event's claims or the seat's turn done; with a random bot's generator, the questions
+ *       the step asks answered as that bot answers them (drawing the same numbers), each answer checked
+ *       as a logged step is and appended to ``steps``.
  *   roll(state, payload) -> None | True
  *       projector._roll + _start_turn for a roll of the Forum's dice in the Forum's order.
  *   position(event_type, payload) -> Position | None
@@ -43,6 +45,8 @@
 #include "_attrs.h" /* get_attr, set_attr: the state's slots and pack parts read cheaply */
 #include "_resources.h" /* count_produced: PlayerState.resources, as _cbots.c counts it */
 #include "_shields.h"   /* count_shields: PlayerState.shields, as _crows.c counts them */
+#include "_draws.h"     /* the standard generator's draws, lent by _cbots.c: a simulated random bot's answers */
+#include <string.h>
 
 /* ------------------------------------------------------------------ interned names */
 
@@ -592,7 +596,16 @@ enum { VIA_APPLY = 0, VP_HERE = 1, NOTHING = 2, CROSSES = 3 };
 /* One action, read and checked, then applied: everything the phases below share. */
 typedef struct {
     Refs refs;
-    int trusted;  /* the simulation's entry: the step is legal and asks nothing (no claims, no follow-up) */
+    int trusted;  /* the simulation's entry: the step is legal (its checks left out, no claims) */
+    int answers;  /* whether a question may be answered: by the next logged step, or by the bot (getrandbits) */
+    /* a simulated random bot answering the questions (trusted_action's five arguments): its getrandbits (NULL:
+     * the answers are the logged steps), where its generator's state lies, and a copy taken before the
+     * first answer's draws, put back when the action is declined */
+    PyObject *getrandbits;
+    void *draws_at;
+    size_t draws_size;
+    int draws_kept;
+    unsigned char draws_copy[DRAWS_STATE_MAX];
     /* the table and the player */
     PyObject *state, *options, *resolution, *players, *player, *seat_o, *rules, *start;
     long seat, n, coins, cap;
@@ -664,7 +677,7 @@ static int read_player(Act *a) {
 
 /* kernel._found's plan: the step's space on the player's board, its plan, the building's crossed
  * spaces, and whether this crossing completes the building with a bonus slot still to choose
- * (answered by a logged step; declined when trusted, as kernel.direct_action declines it). */
+ * (answered by a logged step or by the bot; declined when nothing answers, as kernel.direct_action declines it). */
 static int find_plan(Act *a, PyObject *step) {
     a->building = PyDict_GetItemWithError(step, k_building);
     a->lane = PyDict_GetItemWithError(step, k_lane);
@@ -685,7 +698,7 @@ static int find_plan(Act *a, PyObject *step) {
     Plan *plan = &a->plan;
     CHECK(read_plan(R, a->plans, a->building, a->lane, a->space, plan));
     CHECK(!(plan->guild && a->wonder));  /* the Wonder is never the Guild Court (the resolver would look for the purple die) */
-    CHECK(!(a->trusted && plan->asks));  /* the event's follow-ups answer a question; the simulation's, the resolver */
+    CHECK(a->answers || !plan->asks);  /* the event's follow-ups or the bot answer a question; else the resolver */
     a->crossed_all = GA(a->player, s_crossed);
     CHECK(a->crossed_all && PyDict_CheckExact(a->crossed_all));
     a->crossed = PyDict_GetItemWithError(a->crossed_all, a->building);  /* borrowed; NULL: none crossed yet */
@@ -706,7 +719,7 @@ static int find_plan(Act *a, PyObject *step) {
          * arrow's last open space: len(crossed) + 1 == its size; the space is checked open below),
          * and the logged step after the space's own questions takes a free slot (_bonus_problem);
          * the Barracks counted as one building are the resolver's. */
-        CHECK(!a->trusted && a->n_crossed + 1 == plan->bonus_size);
+        CHECK(a->answers && a->n_crossed + 1 == plan->bonus_size);
         PyObject *barracks = GA(a->options, s_barracks);
         CHECK(barracks && PyUnicode_CheckExact(barracks));
         if (eq(barracks, v_one_building)) CHECK(PyUnicode_Tailmatch(a->building, v_barracks_, 0, PY_SSIZE_T_MAX, -1) == 0);
@@ -718,9 +731,8 @@ static int find_plan(Act *a, PyObject *step) {
 /* A step's die (die_cost): its colour (*colour) and face (*face) in the Forum, in the player's hands
  * and reaching the lane (unless trusted), and the coins it costs (*extra: its section's, less the
  * discounts; nothing for a free colour, or with free_die). */
-static int die_cost(Act *a, PyObject *step, PyObject *building, PyObject *lane, int free_die, int trusted,
+static int die_cost(Act *a, PyObject *die, PyObject *building, PyObject *lane, int free_die, int trusted,
                     PyObject **colour, PyObject **face, long *extra) {
-    PyObject *die = PyDict_GetItemWithError(step, k_die);
     CHECK(die && PyUnicode_CheckExact(die));
     PyObject *forum = GA(a->state, s_forum), *roll = GA(a->state, s_roll);
     CHECK(forum && roll && PyDict_CheckExact(forum) && PyDict_CheckExact(roll));
@@ -788,7 +800,8 @@ static int check_space(Act *a, PyObject *step) {
         CHECK(eq(a->building, v_wonder));
     } else {
         PyObject *face;
-        CHECK(die_cost(a, step, a->building, a->lane, 0, a->trusted, &a->colour, &face, &a->extra));
+        CHECK(die_cost(a, PyDict_GetItemWithError(step, k_die), a->building, a->lane, 0, a->trusted, &a->colour, &face,
+                       &a->extra));
         if (plan->guild && !a->trusted)
             CHECK(guild_holds(R, a->rules, a->players, a->colour, face, a->seat, eq(a->resolution, v_simultaneous)));
     }
@@ -882,6 +895,193 @@ static int other_space(Act *a, PyObject *b, PyObject *l, PyObject *x, Plan *plan
     return 1;
 }
 
+/* ------------------------------------------------------------------ a simulated random bot's answers
+ *
+ * trusted_action's five-argument form answers the questions a random bot's step asks as bots.RandomBot
+ * answers them through engine._DirectAction (extra, cross, bonus): the same candidates in the same order
+ * (listed from the board's tables, counting what the action has crossed), shuffled by the same draws,
+ * the first that engine.candidate_ok finds legal, judged on the table as the action will have left it
+ * when the question is asked (simulate); each answer's step dict appended to the event's steps, then
+ * checked by answer_cross, answer_extra or answer_bonus as a logged step is. A candidate it cannot judge
+ * (a Guild Court's condition, a table left unsure by an effect before it) declines the whole action: the
+ * generator's state is put back and the resolver does it, drawing the same numbers. */
+
+static const Draws *draws = NULL; /* _cbots.c's draws, lent by link_draws(); NULL: the bot's questions are the resolver's */
+static PyObject *s_wonder_keys, *s_keys, *s_die_keys, *s_cross_keys, *s_cross_lanes, *s_extra_action_pass;
+
+/* The generator's state copied before the first draw of the action's answers (put back if it is declined). */
+static void keep_draws(Act *a) {
+    if (a->draws_kept) return;
+    memcpy(a->draws_copy, a->draws_at, a->draws_size);
+    a->draws_kept = 1;
+}
+
+/* A step dict ({"kind", "die", "building", "lane", "space", "slot"}: simulate._step_dict) of six fields,
+ * appended to steps; 0 on failure. */
+static int append_step(PyObject *steps, PyObject *const *f) {
+    PyObject *d = PyDict_New();
+    if (d == NULL) return 0;
+    if (PyDict_SetItem(d, k_kind, f[0]) < 0 || PyDict_SetItem(d, k_die, f[1]) < 0 || PyDict_SetItem(d, k_building, f[2]) < 0
+        || PyDict_SetItem(d, k_lane, f[3]) < 0 || PyDict_SetItem(d, k_space, f[4]) < 0 || PyDict_SetItem(d, k_slot, f[5]) < 0
+        || PyList_Append(steps, d) < 0) {
+        Py_DECREF(d);
+        return 0;
+    }
+    Py_DECREF(d);
+    return 1;
+}
+
+/* engine._open_steps over the board tables' lanes ((building, ordered, spaces, keys) tuples), counting what
+ * the action has crossed: on an arrow its next open space, on an unordered lane every open one; each
+ * space's step (a StepKey) appended to out. */
+static int open_keys(Act *a, PyObject *lanes, PyObject *out) {
+    CHECK(lanes && PyTuple_CheckExact(lanes));
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lanes); i++) {
+        PyObject *lane = PyTuple_GET_ITEM(lanes, i);
+        CHECK(PyTuple_CheckExact(lane) && PyTuple_GET_SIZE(lane) == 4);
+        PyObject *b = PyTuple_GET_ITEM(lane, 0), *ordered = PyTuple_GET_ITEM(lane, 1), *spaces = PyTuple_GET_ITEM(lane, 2),
+                 *keys = PyTuple_GET_ITEM(lane, 3);
+        CHECK((ordered == Py_True || ordered == Py_False) && PyTuple_CheckExact(spaces) && PyTuple_CheckExact(keys)
+              && PyTuple_GET_SIZE(spaces) == PyTuple_GET_SIZE(keys));
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(spaces); j++) {
+            int in = taken(a->crossed_all, &a->cs.made, b, PyTuple_GET_ITEM(spaces, j));
+            CHECK(in >= 0);
+            if (in) continue;
+            CHECK(PyList_Append(out, PyTuple_GET_ITEM(keys, j)) == 0);
+            if (ordered == Py_True) break;
+        }
+    }
+    return 1;
+}
+
+/* engine.candidate_ok for a listed step (a StepKey building with a die, on the Wonder, or crossing), the die
+ * free or not, on the simulated table: its die's colour and the building unlocked, then the payment (the
+ * die's coins and the missing resources) against the coins held, with income when the die is chosen if that
+ * is the option. 1 legal, 0 not, -1 declined (a Guild Court, whose condition is the resolver's; odd values). */
+static int simulated_ok(Act *a, PyObject *key, int free_die) {
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 6) return -1;
+    PyObject *kind = PyTuple_GET_ITEM(key, 0), *die = PyTuple_GET_ITEM(key, 1), *b = PyTuple_GET_ITEM(key, 2),
+             *l = PyTuple_GET_ITEM(key, 3), *x = PyTuple_GET_ITEM(key, 4);
+    if (!PyUnicode_CheckExact(kind) || !PyUnicode_CheckExact(b) || !PyUnicode_CheckExact(l) || !PyUnicode_CheckExact(x))
+        return -1;
+    long extra = 0, credit = 0;
+    if (eq(kind, v_build)) {
+        PyObject *forum = GA(a->state, s_forum), *special = GA(a->start, s_special), *colour, *face;
+        if (forum == NULL || !PyDict_CheckExact(forum) || special == NULL || !PyTuple_CheckExact(special)
+            || !PyUnicode_CheckExact(die))
+            return -1;
+        colour = PyDict_GetItemWithError(forum, die);
+        if (colour == NULL) return -1;
+        int is_special = PySequence_Contains(special, colour);
+        if (is_special < 0) return -1;
+        if (is_special) {
+            int open = PySet_Contains(a->unlocked, colour);
+            if (open <= 0) return open;
+        }
+        if (!die_cost(a, die, b, l, free_die, 1, &colour, &face, &extra)) return -1;
+        if (eq(a->when, v_when_chosen) && !income_of(a, colour, &credit)) return -1;
+    } else if (die != Py_None) {
+        return -1;
+    }
+    Plan plan;
+    if (!read_plan(R, a->plans, b, l, x, &plan)) return -1;
+    if (plan.locked != Py_None) {
+        int open = PySet_Contains(a->unlocked, plan.locked);
+        if (open <= 0) return open;
+    }
+    if (plan.guild) return -1;
+    long res = a->made_sim - a->spent_sim;
+    if (res < 0) res = 0;
+    long owed = extra + (plan.cost > res ? plan.cost - res : 0);
+    return owed <= (credit ? gained(a->capped, a->cap, a->coins_sim, credit) : a->coins_sim);
+}
+
+/* bots.RandomBot._first_answer on the simulated table: ``list`` (the candidates listed) and skip (None, when
+ * it may be chosen) shuffled by the bot's draws, then the first legal candidate before skip, else skip; the
+ * answer's step dict appended to steps. */
+static int first_answer(Act *a, PyObject *list, int can_skip, int free_die, PyObject *steps) {
+    CHECK(!can_skip || PyList_Append(list, Py_None) == 0);
+    keep_draws(a);
+    CHECK(draws->shuffle(a->getrandbits, list) == 0);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
+        PyObject *c = PyList_GET_ITEM(list, i);
+        if (c == Py_None) break;
+        int ok = simulated_ok(a, c, free_die);
+        CHECK(ok >= 0);
+        if (ok) return append_step(steps, &PyTuple_GET_ITEM(c, 0));
+    }
+    CHECK(can_skip);
+    PyObject *skip[6] = {v_skip, Py_None, Py_None, Py_None, Py_None, Py_None};
+    return append_step(steps, skip);
+}
+
+/* The bot's answer to a "cross" effect's question (bots.RandomBot.cross): the open spaces of the buildings
+ * named (engine.cross_candidates: the tables' cross_lanes), skip unless crossing is mandatory. Asked only
+ * when one may be crossed (answer_cross's cross_open, as _DirectAction._ask_cross asks first_legal). */
+static int choose_cross(Act *a, PyObject *targets, PyObject *steps) {
+    PyObject *cross_keys = GA(a->tables, s_cross_keys), *mandatory = GA(a->options, s_cross_mandatory);
+    CHECK(cross_keys && PyDict_CheckExact(cross_keys) && (mandatory == Py_True || mandatory == Py_False));
+    PyObject *lanes = PyDict_GetItemWithError(cross_keys, targets);
+    if (lanes == NULL) {
+        CHECK(!PyErr_Occurred());
+        lanes = keep(R, PyObject_CallMethodOneArg(a->tables, s_cross_lanes, targets));
+    }
+    PyObject *list = keep(R, PyList_New(0));
+    CHECK(list && open_keys(a, lanes, list));
+    return first_answer(a, list, mandatory == Py_False, 0, steps);
+}
+
+/* The bot's answer to an extra action's question (bots.RandomBot.extra): engine.action_candidates of the
+ * kinds _extra_allowed allows (the Wonder's open spaces unless the die is free without free_action_wonder,
+ * then each Forum die's; a pass among them, extra_action_pass, is the resolver's), or skip. The table must
+ * be sure: nothing before the question changed a lock, the coins unsurely, or what a die costs. */
+static int choose_extra(Act *a, PyObject *e, PyObject *steps) {
+    CHECK(!a->dirty && !a->costly && simulate(a));
+    PyObject *free_o = GA(e, s_free_die), *wonder_too = GA(a->options, s_free_action_wonder);
+    PyObject *pass_too = GA(a->options, s_extra_action_pass);
+    CHECK((free_o == Py_True || free_o == Py_False) && (wonder_too == Py_True || wonder_too == Py_False));
+    CHECK(pass_too == Py_False || (pass_too == Py_True && free_o == Py_True));
+    PyObject *list = keep(R, PyList_New(0));
+    CHECK(list);
+    if (free_o == Py_False || wonder_too == Py_True) CHECK(open_keys(a, GA(a->tables, s_wonder_keys), list));
+    PyObject *forum = GA(a->state, s_forum), *roll = GA(a->state, s_roll), *made = GA(a->tables, s_keys);
+    CHECK(forum && roll && made && PyDict_CheckExact(forum) && PyDict_CheckExact(roll) && PyDict_CheckExact(made));
+    Py_ssize_t pos = 0;
+    PyObject *die, *colour;
+    while (PyDict_Next(forum, &pos, &die, &colour)) {
+        PyObject *shown = PyDict_GetItemWithError(roll, die);
+        CHECK(shown && PyTuple_CheckExact(shown) && PyTuple_GET_SIZE(shown) == 2);
+        PyObject *key = keep(R, PyTuple_Pack(3, die, colour, PyTuple_GET_ITEM(shown, 0)));
+        CHECK(key);
+        PyObject *lanes = PyDict_GetItemWithError(made, key);
+        if (lanes == NULL) {  /* made on first use, as the tables make them */
+            CHECK(!PyErr_Occurred());
+            lanes = keep(R, PyObject_CallMethodObjArgs(a->tables, s_die_keys, die, colour, PyTuple_GET_ITEM(shown, 0), NULL));
+        }
+        CHECK(open_keys(a, lanes, list));
+    }
+    return first_answer(a, list, 1, free_o == Py_True, steps);
+}
+
+/* The bot's answer to a completion's question (bots.RandomBot.bonus): the free slots, shuffled, the first. */
+static int choose_bonus(Act *a, PyObject *steps) {
+    PyObject *list = keep(R, PyList_New(0));
+    CHECK(list && a->bonuses);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(a->bonuses); i++) {
+        if (PyList_GET_ITEM(a->bonuses, i) != Py_False) continue;
+        PyObject *slot = PyLong_FromSsize_t(i);
+        CHECK(slot);
+        int rc = PyList_Append(list, slot);
+        Py_DECREF(slot);
+        CHECK(rc == 0);
+    }
+    CHECK(PyList_GET_SIZE(list) > 0);
+    keep_draws(a);
+    CHECK(draws->shuffle(a->getrandbits, list) == 0);
+    PyObject *bonus[6] = {v_bonus, Py_None, Py_None, Py_None, Py_None, PyList_GET_ITEM(list, 0)};
+    return append_step(steps, bonus);
+}
+
 /* engine._Action._effect_cross: up to count spaces (1 or 2, the second in the building of the first),
  * each asked only if a space of the buildings named may be crossed (else the effect lapses there,
  * without a question); the logged step skips (where the option allows it: the effect ends) or crosses
@@ -903,6 +1103,7 @@ static int answer_cross(Act *a, PyObject *e, int g, Py_ssize_t i, PyObject *step
                               res_now > 0 ? res_now : 0, a->coins_sim);
         CHECK(open >= 0);
         if (!open) break;  /* it lapses: no question asked, nothing more done */
+        if (a->getrandbits && *k == PyList_GET_SIZE(steps)) CHECK(choose_cross(a, targets, steps));
         CHECK(*k < PyList_GET_SIZE(steps));
         PyObject *answer = PyList_GET_ITEM(steps, (*k)++);
         CHECK(PyDict_CheckExact(answer));
@@ -935,6 +1136,7 @@ static int answer_cross(Act *a, PyObject *e, int g, Py_ssize_t i, PyObject *step
 /* _ask_effect: another action, which may always be skipped; or a build or Wonder step
  * (_extra_allowed), checked as _action_problem checks it on the simulated table. */
 static int answer_extra(Act *a, PyObject *e, int g, Py_ssize_t i, PyObject *steps, Py_ssize_t *k) {
+    if (a->getrandbits && *k == PyList_GET_SIZE(steps)) CHECK(choose_extra(a, e, steps));
     CHECK(*k < PyList_GET_SIZE(steps));
     PyObject *answer = PyList_GET_ITEM(steps, (*k)++);
     CHECK(PyDict_CheckExact(answer));
@@ -960,7 +1162,7 @@ static int answer_extra(Act *a, PyObject *e, int g, Py_ssize_t i, PyObject *step
     long extra3 = 0, income3 = 0;
     if (!wonder) {  /* the die: in the Forum, unlocked, reaching the lane; its cost (die_cost) and income */
         PyObject *colour3, *face3;
-        CHECK(die_cost(a, answer, b3, l3, free_die == Py_True, 0, &colour3, &face3, &extra3));
+        CHECK(die_cost(a, PyDict_GetItemWithError(answer, k_die), b3, l3, free_die == Py_True, 0, &colour3, &face3, &extra3));
         CHECK(income_of(a, colour3, &income3));
     }
     CHECK(simulate(a));
@@ -975,6 +1177,7 @@ static int answer_extra(Act *a, PyObject *e, int g, Py_ssize_t i, PyObject *step
 
 /* The bonus slot a completion asks, answered by the logged step *k: a free slot; its effects. */
 static int answer_bonus(Act *a, PyObject *steps, Py_ssize_t *k) {
+    if (a->getrandbits && *k == PyList_GET_SIZE(steps)) CHECK(choose_bonus(a, steps));
     CHECK(*k < PyList_GET_SIZE(steps));
     PyObject *bonus_step = PyList_GET_ITEM(steps, (*k)++);
     CHECK(PyDict_CheckExact(bonus_step));
@@ -1012,7 +1215,7 @@ static int simulate_coins(Act *a, PyObject *e, PyObject *t) {
 }
 
 /* Each effect of the space, then of the bonus slot its completion asks, in the resolver's order: the
- * questions answered by the logged steps after the first (steps[1:]; none when trusted), each checked on
+ * questions answered by the logged steps after the first (steps[1:]), or by the bot, each checked on
  * the simulated table; what the kernel does with each recorded (here). Every step must answer one. */
 static int follow_ups(Act *a, PyObject *steps) {
     Py_ssize_t k = 1;  /* the next logged step to answer a question */
@@ -1038,7 +1241,7 @@ static int follow_ups(Act *a, PyObject *steps) {
             }
             if (eq(t, v_unlock)) a->dirty = 1;  /* a lock a later step's check reads */
             if (eq(t, v_die_discount) || eq(t, v_die_free) || eq(t, v_income)) a->costly = 1;
-            if ((eq(t, s_coins) || eq(t, v_per_space)) && !a->trusted) CHECK(simulate_coins(a, e, t));
+            if ((eq(t, s_coins) || eq(t, v_per_space)) && a->answers) CHECK(simulate_coins(a, e, t));
             if (eq(t, v_extra_action)) {
                 CHECK(steps && answer_extra(a, e, g, i, steps, &k));
                 continue;
@@ -1246,7 +1449,7 @@ static int read_pass(Act *a, long *pass_coins) {
 }
 
 /* A build or Wonder step read and checked (trusted: only what applying it reads), its follow-ups
- * answered by steps[1:] (none when trusted); 0 to decline. */
+ * answered by steps[1:] (or by the bot, who appends its answers to steps); 0 to decline. */
 static int read_build(Act *a, PyObject *step, PyObject *kind, PyObject *steps) {
     a->wonder = eq(kind, v_wonder);
     CHECK(a->wonder || eq(kind, v_build));
@@ -1270,6 +1473,9 @@ static int apply_build(Act *a) {
 static void act_empty(Act *a, PyObject *state, int trusted) {
     refs_empty(&a->refs);
     a->trusted = trusted;
+    a->answers = !trusted;
+    a->getrandbits = NULL;
+    a->draws_kept = 0;
     a->state = state;
     a->colour = a->bonuses = a->slot_effects = a->completers = a->producers_o = NULL;
     a->extra = a->resources = a->spent = a->income = a->owed = a->paid = a->vp = 0;
@@ -1309,19 +1515,29 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* trusted_action(state, seat, step): kernel.direct_action(state, seat, step, trusted=True) for the
- * simulation, whose bots' steps are legal: a pass, or a build or Wonder step that asks nothing
- * further, applied (the die's cost, paying, crossing, the effects, the Agora, income) without an
- * event's claims or the seat's turn done; (paid, vp). None, nothing changed, for anything else (a
- * question, a bonus slot to choose, an odd value): kernel.direct_action then does it. */
+/* trusted_action(state, seat, step[, getrandbits, steps]): kernel.direct_action(state, seat, step, trusted=True)
+ * for the simulation, whose bots' steps are legal: a pass, or a build or Wonder step that asks nothing
+ * further, applied (the die's cost, paying, crossing, the effects, the Agora, income) without an event's
+ * claims or the seat's turn done; (paid, vp). None, nothing changed, for anything else (a question, a bonus
+ * slot to choose, an odd value): kernel.direct_action then does it.
+ * With a random bot's getrandbits (its generator's draws read directly: _draws.h) and ``steps``, the list of
+ * the event's steps ([the step's dict]), the questions the step asks are answered as that bot answers them
+ * (see "a simulated random bot's answers"), each answer's dict appended to steps; when the action is
+ * declined, steps is [the step's dict] again and the generator is as it was. */
 static PyObject *trusted_action(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "trusted_action(state, seat, step)");
+    if (nargs != 3 && !(nargs == 5 && PyList_CheckExact(args[4]) && PyList_GET_SIZE(args[4]) == 1)) {
+        PyErr_SetString(PyExc_TypeError, "trusted_action(state, seat, step[, getrandbits, steps]): steps a list of one step");
         return NULL;
     }
-    PyObject *state = args[0], *step = args[2];
+    PyObject *state = args[0], *step = args[2], *steps = nargs == 5 ? args[4] : NULL;
     Act act, *a = &act;
     act_empty(a, state, 1);
+    if (steps != NULL && draws != NULL && (a->draws_at = draws->state(args[3], &a->draws_size)) != NULL) {
+        a->getrandbits = args[3];
+        a->answers = 1;
+    } else {
+        steps = NULL;
+    }
     a->seat_o = args[1];
     Refs *refs = &a->refs;
     a->options = keep(refs, get_attr(state, s_options));
@@ -1338,11 +1554,27 @@ static PyObject *trusted_action(PyObject *self, PyObject *const *args, Py_ssize_
         if (!read_pass(a, &pass_coins)) return declined(refs);
         if (set_long(a->player, s_coins, gained(a->capped, a->cap, a->coins, pass_coins)) < 0) return failed(refs);
     } else {
-        if (!read_build(a, step, kind, NULL)) return declined(refs);
+        if (!read_build(a, step, kind, steps)) {  /* the bot's answers taken back, and their draws */
+            if (a->draws_kept) memcpy(a->draws_at, a->draws_copy, a->draws_size);
+            if (steps != NULL && PyList_GET_SIZE(steps) > 1 && PyList_SetSlice(steps, 1, PyList_GET_SIZE(steps), NULL) < 0)
+                return failed(refs);
+            return declined(refs);
+        }
         if (apply_build(a) < 0) return failed(refs);
     }
     release(refs);
     return Py_BuildValue("(ll)", a->paid, a->vp);
+}
+
+/* link_draws(capsule): _cbots.c's draws (its DRAWS capsule), with which trusted_action answers a random bot's
+ * questions; None: not (the resolver answers them). */
+static PyObject *link_draws(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1 || (args[0] != Py_None && !PyCapsule_IsValid(args[0], DRAWS_CAPSULE))) {
+        PyErr_SetString(PyExc_TypeError, "link_draws(capsule): the compiled bots' DRAWS, or None");
+        return NULL;
+    }
+    draws = args[0] == Py_None ? NULL : (const Draws *)PyCapsule_GetPointer(args[0], DRAWS_CAPSULE);
+    Py_RETURN_NONE;
 }
 
 #undef CHECK
@@ -1691,7 +1923,10 @@ static PyMethodDef methods[] = {
     {"action", (PyCFunction)(void (*)(void))action, METH_FASTCALL,
      "action(state, payload): a one-step action applied (the claims' verdict), or None, nothing changed"},
     {"trusted_action", (PyCFunction)(void (*)(void))trusted_action, METH_FASTCALL,
-     "trusted_action(state, seat, step): a legal one-step action applied, (paid, vp), or None, nothing changed"},
+     "trusted_action(state, seat, step[, getrandbits, steps]): a legal action applied, (paid, vp), or None, nothing "
+     "changed; with a random bot's generator, its questions answered as that bot answers them"},
+    {"link_draws", (PyCFunction)(void (*)(void))link_draws, METH_FASTCALL,
+     "link_draws(capsule): the compiled bots' draws, with which trusted_action answers a random bot's questions"},
     {"roll", (PyCFunction)(void (*)(void))roll, METH_FASTCALL,
      "roll(state, payload): True, the roll applied, or None, nothing changed"},
     {"start_turn", (PyCFunction)(void (*)(void))start_turn_entry, METH_FASTCALL,
@@ -1744,5 +1979,7 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(s_cross_mandatory, "cross_mandatory");
     INTERN(s_free_die, "free_die"); INTERN(s_free_action_wonder, "free_action_wonder");
     INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
+    INTERN(s_wonder_keys, "wonder_keys"); INTERN(s_keys, "keys"); INTERN(s_die_keys, "die_keys");
+    INTERN(s_cross_keys, "cross_keys"); INTERN(s_cross_lanes, "cross_lanes"); INTERN(s_extra_action_pass, "extra_action_pass");
     return PyModule_Create(&module);
 }

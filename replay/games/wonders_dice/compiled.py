@@ -32,6 +32,7 @@ from replay.events import Event
 from replay.packs import PackPart
 from replay.problems import Problem
 
+from . import cbots
 from .engine import SpacePlan, apply_effect
 
 Kernel = Callable[[Any, dict[str, Any]], Any]
@@ -58,10 +59,12 @@ def _load() -> tuple[Any, str]:
         kernel.setup(SpacePlan._fields, apply_effect, POSITIONS, PackPart, Event._fields)
     except (ImportError, TypeError) as stale:  # built from other sources than these (another setup signature)
         return None, str(stale)
+    kernel.link_draws(cbots.BUILT_DRAWS)  # None where the compiled bots are not built: the resolver answers
     return kernel, ""
 
 
-_ENTRIES = ("action", "roll", "position", "trusted_action", "step", "turn_end", "start_turn", "apply_at", "link")
+_ENTRIES = ("action", "roll", "position", "trusted_action", "step", "turn_end", "start_turn", "apply_at", "link",
+            "link_draws")
 """What this module takes from the extension."""
 
 
@@ -87,7 +90,10 @@ TRUSTED: Trusted | None = None if PURE else BUILT_TRUSTED
 """``trusted_action(state, seat, step)``: :func:`kernel.direct_action` with ``trusted=True`` for a step
 known to be legal (the simulation's bots'): (paid, VP), or None (declined, nothing changed: a question,
 a bonus slot to choose, an odd value) for the resolver (``engine.resolve_chosen``) to do: ``direct_action``
-would decline the same step."""
+would decline the same step. ``trusted_action(state, seat, step, getrandbits, steps)`` (``cbots.RANDOM_ACTION``'s
+call): a random bot's step, whose questions it answers as that bot would (the same draws, from the generator's
+state: :func:`bot_answers`), appending each answer's step dict to ``steps``; when it declines, ``steps`` and the
+generator are as they were."""
 STEP: Step | None = None if PURE else BUILT_STEP
 """``step(state, event)``: ``position`` then ``action``, ``roll`` or the turn's usual end in one call, for ``Rules.apply_at``:
 (position, []) (applied, the claims all right), (position, paid, VP) (applied, the claims for the
@@ -120,6 +126,17 @@ def use(compiled: bool) -> Iterator[bool]:
         yield ACTION is not None
     finally:
         ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN = saved
+
+
+def bot_answers(on: bool) -> bool:
+    """Whether ``trusted_action``, given a random bot's generator, answers the questions its step asks (``on``,
+    where both extensions are built) or declines them to the resolver (the code before the seventeenth pass:
+    the same games, drawn the same way; the tests and the benchmark compare both); whether it now does."""
+    if _KERNEL is None:
+        return False
+    capsule = cbots.BUILT_DRAWS if on else None
+    _KERNEL.link_draws(capsule)
+    return capsule is not None
 
 
 def link(position_then_apply: ApplyAt, checked_claims: Callable[[Any, Event, int, int], Sequence[Problem]]) -> None:

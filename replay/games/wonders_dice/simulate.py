@@ -102,9 +102,11 @@ def simulate_game(
     start_turn, end_turn = compiled.START_TURN, compiled.TURN_END
     # A random bot with the standard generator chooses its main action by one compiled call with every
     # argument fixed for the game (the table, its player and board are the same objects throughout):
-    # RandomBot.main's own fast path, without its Python frame. With the compiled one-step action too,
-    # the whole action is one call (cbots.RANDOM_ACTION: chosen, applied, its event appended, the seat
-    # done) unless it asks a question, when it gives the step for the resolver.
+    # RandomBot.main's own fast path, without its Python frame. With the compiled action too, the whole
+    # action is one call (cbots.RANDOM_ACTION: chosen, applied, its event appended, the seat done), the
+    # questions its step asks answered in the kernel as the bot answers them (compiled.bot_answers), unless
+    # the kernel leaves them to the resolver (a Guild Court, a table an earlier effect left unsure: about one
+    # such action in fifteen), when it gives the step back, no draw made for the answers yet.
     random_main, random_action = cbots.RANDOM_MAIN, cbots.RANDOM_ACTION
     mains: list[Callable[[], StepKey | None] | None] = [None] * n
     acts: list[Callable[[int], dict[str, int] | StepKey] | None] = [None] * n
