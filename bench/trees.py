@@ -12,8 +12,8 @@ pip's isolated build environment, as a user's install builds it), once: a later 
 create``, which leaves the checkout alone; a new file counts once ``git add`` has staged it), exported
 and installed the same way, so every tree runs as installed and none is changed by the run. Each run is
 ``python <tree>/bench/<script> <args>`` with ``PYTHONPATH=<tree>/site`` and this interpreter (its
-environment gives the dependencies), each tree running its own copy of the benchmark. A benchmark that keeps its data (``project_bench.py --dir``) gives every tree the
-same data.
+environment gives the dependencies), each tree running its own copy of the benchmark. A benchmark that
+keeps its data (``project_bench.py --dir``) gives every tree the same data.
 
 The benchmarks print aligned rows: a label, then numbers, columns two spaces or more apart. Every such row
 is kept (``--row`` filters the labels by a regular expression); the report gives each row's medians over
