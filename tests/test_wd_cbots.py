@@ -229,3 +229,26 @@ def test_replay_pure_forces_the_python_code():
                           check=True, cwd=os.path.dirname(__file__))
     with cbots.use(True):
         assert done.stdout.split() == ["False", _digest(12, 7)]
+
+
+def test_the_listing_finds_a_dies_lanes_again_only_in_the_tables_it_read_them_from():
+    """The compiled listing keeps the lanes it read by the addresses of (tables.keys, die, colour, face): the same
+    die, colour and face objects in another board's tables give that board's lanes, and tables dropped meanwhile
+    cannot lend their address to new ones (the entry holds them)."""
+    die, colour, face = "die-x", "grey", "face-y"
+    forum, roll = {die: colour}, {die: (face, 0)}
+
+    def lanes(building: str) -> tuple[tuple[str, bool, tuple[str], tuple[StepKey]], ...]:
+        return ((building, False, ("s",), (StepKey("build", die, building, "l", "s", None),)),)
+
+    def never(*_key: str) -> None:
+        raise AssertionError("every lanes looked up are made already")
+
+    made_a, made_b = {(die, colour, face): lanes("a")}, {(die, colour, face): lanes("b")}
+    for _ in range(3):
+        assert cbots.BUILT_CANDIDATES(None, (), forum, roll, made_a, never, {}) == [made_a[die, colour, face][0][3][0]]
+        assert cbots.BUILT_CANDIDATES(None, (), forum, roll, made_b, never, {}) == [made_b[die, colour, face][0][3][0]]
+        assert cbots.BUILT_CANDIDATES(None, (), forum, roll, made_a, never, {"a": {"s"}}) == []
+    for i in range(50):  # new tables, each read once, then dropped
+        made = {(die, colour, face): lanes(f"n{i}")}
+        assert cbots.BUILT_CANDIDATES(None, (), forum, roll, made, never, {})[0].building == f"n{i}"

@@ -106,6 +106,39 @@ static int lanes_steps(PyObject *out, PyObject *lanes, PyObject *crossed_of) {
     return 0;
 }
 
+/* The lanes of a die showing a face, made[(die, colour, face)] (``made``: a board's tables.keys), found again by
+ * the four objects' addresses: the listing looks up every Forum die for every action (each lookup a tuple
+ * made, hashed, compared and freed, ~400 instructions), and a simulation's dice, colours and faces are the
+ * pack's own objects, met again turn after turn. An entry holds a reference to each of the five objects,
+ * so no address it compares can be another object's while it is kept; made's entries are never replaced
+ * (die_keys adds the ones missing, each a function of its key), so a kept entry is what a lookup gives. */
+#define LANES_CACHE 512
+typedef struct {
+    PyObject *made, *die, *colour, *face, *lanes;
+} LanesAt;
+static LanesAt lanes_at[LANES_CACHE];
+
+static inline LanesAt *lanes_slot(PyObject *made, PyObject *die, PyObject *colour, PyObject *face) {
+    uint64_t h = ((uint64_t)(uintptr_t)made * 0x9E3779B97F4A7C15u) ^ ((uint64_t)(uintptr_t)die * 0xC2B2AE3D27D4EB4Fu)
+                 ^ ((uint64_t)(uintptr_t)colour * 0x165667B19E3779F9u) ^ ((uint64_t)(uintptr_t)face * 0x27D4EB2F165667C5u);
+    return &lanes_at[(h >> 40) & (LANES_CACHE - 1)];
+}
+
+/* An entry replaced by the lanes just found (references taken to the five, the old entry's dropped). */
+static void lanes_keep(LanesAt *e, PyObject *made, PyObject *die, PyObject *colour, PyObject *face, PyObject *lanes) {
+    LanesAt old = *e;
+    e->made = Py_NewRef(made);
+    e->die = Py_NewRef(die);
+    e->colour = Py_NewRef(colour);
+    e->face = Py_NewRef(face);
+    e->lanes = Py_NewRef(lanes);
+    Py_XDECREF(old.made);
+    Py_XDECREF(old.die);
+    Py_XDECREF(old.colour);
+    Py_XDECREF(old.face);
+    Py_XDECREF(old.lanes);
+}
+
 /* engine.action_candidates's listing (see candidates below); ``die_keys`` NULL: ``tables.die_keys``,
  * looked up at the first (die, colour, face) not made yet. A new list, or NULL with an error. */
 static PyObject *listing(PyObject *first, PyObject *wonder, PyObject *forum, PyObject *roll, PyObject *made,
@@ -127,25 +160,38 @@ static PyObject *listing(PyObject *first, PyObject *wonder, PyObject *forum, PyO
                 if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, die);
                 goto error;
             }
-            PyObject *face = PySequence_GetItem(rolled, 0);
+            PyObject *face = PyTuple_CheckExact(rolled) && PyTuple_GET_SIZE(rolled) >= 1
+                                 ? Py_NewRef(PyTuple_GET_ITEM(rolled, 0)) : PySequence_GetItem(rolled, 0);
             if (face == NULL) goto error;
+            LanesAt *e = lanes_slot(made, die, colour, face);
+            if (e->made == made && e->die == die && e->colour == colour && e->face == face) {
+                Py_DECREF(face);
+                if (lanes_steps(out, e->lanes, crossed_of) < 0) goto error;
+                continue;
+            }
             PyObject *key = PyTuple_Pack(3, die, colour, face);
-            Py_DECREF(face);
-            if (key == NULL) goto error;
+            if (key == NULL) {
+                Py_DECREF(face);
+                goto error;
+            }
             PyObject *lanes = PyDict_GetItemWithError(made, key); /* borrowed */
             if (lanes != NULL) {
                 Py_INCREF(lanes);
+                if (PyDict_CheckExact(made)) lanes_keep(e, made, die, colour, face, lanes); /* found by address next time */
             } else if (PyErr_Occurred()) {
                 Py_DECREF(key);
+                Py_DECREF(face);
                 goto error;
             } else { /* made on first use (and kept by the tables) */
                 if (die_keys == NULL && (die_keys = own_keys = get_attr(tables, s_die_keys)) == NULL) {
                     Py_DECREF(key);
+                    Py_DECREF(face);
                     goto error;
                 }
                 lanes = PyObject_Call(die_keys, key, NULL);
             }
             Py_DECREF(key);
+            Py_DECREF(face);
             if (lanes == NULL) goto error;
             int rc = lanes_steps(out, lanes, crossed_of);
             Py_DECREF(lanes);

@@ -219,7 +219,8 @@ class BoardTables:
                         else (b.colour == colour and lane.symbol in face.symbols))
                 )
         self.keys: dict[tuple[str, str, str], tuple[LaneKeys, ...]] = {}
-        """By (die id, colour, face): what :meth:`die_keys` gives (filled on first use)."""
+        """By (die id, colour, face): what :meth:`die_keys` gives (filled on first use, an entry never replaced:
+        the compiled listing finds an entry it has read again by the four objects' addresses)."""
         wonder = board.get("wonder")
         self.wonder_keys: tuple[LaneKeys, ...] = tuple(
             ("wonder", lane.ordered, lane.spaces,
