@@ -9,8 +9,9 @@ next logged step and checked as the resolver checks it; its effects applied in C
 :func:`engine.apply_effect` applies them, which it calls for an odd value) and a roll of the Forum's
 dice in the Forum's order; and it finds an event's cached position. Since the ninth pass it also applies
 the simulation's one-step actions without an event (``trusted_action``: what
-``kernel.direct_action(trusted=True)`` does, by the same phases), and since the twelfth the start
-and usual end of its turns (``start_turn``, ``turn_end``: what ``apply_trusted`` does with them). It declines anything
+``kernel.direct_action(trusted=True)`` does, by the same phases; since the seventeenth, given a random
+bot's generator, with the questions its step asks answered as that bot answers them: :func:`bot_answers`),
+and since the twelfth the start and usual end of its turns (``start_turn``, ``turn_end``: what ``apply_trusted`` does with them). It declines anything
 else with nothing changed, and the Python code then does what it always did: the Python code is
 the reference and the fallback, and both give the same states, problems and outputs
 (``tests/test_wd_compiled.py``).
