@@ -13,8 +13,8 @@ the simulation's one-step actions without an event (``trusted_action``: what
 bot's generator, with the questions its step asks answered as that bot answers them: :func:`bot_answers`),
 and since the twelfth the start and usual end of its turns (``start_turn``, ``turn_end``: what
 ``apply_trusted`` does with them). It declines anything else with nothing changed, and the Python code
-then does what it always did: the Python code is the reference and the fallback, and both give the same states, problems and outputs
-(``tests/test_wd_compiled.py``).
+then does what it always did: the Python code is the reference and the fallback, and both give the
+same states, problems and outputs (``tests/test_wd_compiled.py``).
 
 ``REPLAY_PURE=1`` in the environment (read at import) forces the pure-Python code; so does a
 machine where the extension was not built (``pip install`` goes on without it when the compiler
