@@ -17,14 +17,14 @@ setup(
             ["replay/games/wonders_dice/_ckernel.c"],
             # shared with _cbots: rebuilt when they change, and carried in the sdist
             depends=["replay/games/wonders_dice/_attrs.h", "replay/games/wonders_dice/_resources.h",
-                     "replay/games/wonders_dice/_shields.h", "replay/games/wonders_dice/_draws.h"],
+                     "replay/games/wonders_dice/_shields.h", "replay/games/wonders_dice/_lent.h"],
             optional=True,
         ),
         Extension(  # the bots' listing and shuffle (replay/games/wonders_dice/cbots.py), the same way optional
             "replay.games.wonders_dice._cbots",
             ["replay/games/wonders_dice/_cbots.c"],
             depends=["replay/games/wonders_dice/_attrs.h", "replay/games/wonders_dice/_resources.h",
-                     "replay/games/wonders_dice/_draws.h"],
+                     "replay/games/wonders_dice/_lent.h"],
             optional=True,
         ),
         Extension(  # the 7 Wonders Dice projection's rows (replay/games/wonders_dice/rows_compiled.py), the same way optional

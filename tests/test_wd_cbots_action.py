@@ -321,6 +321,6 @@ def test_the_kernels_answers_refuse_what_they_do_not_take():
     with pytest.raises(TypeError):  # steps not a list of one step
         compiled.BUILT_TRUSTED(None, 0, {}, random.Random(1).getrandbits, [])  # type: ignore[call-arg]
     with pytest.raises(TypeError):
-        compiled._KERNEL.link_draws("not a capsule")
+        compiled._KERNEL.link_bots("not a capsule")
     with pytest.raises(TypeError):
-        compiled._KERNEL.link_draws()
+        compiled._KERNEL.link_bots()

@@ -30,8 +30,8 @@
  *       answers the questions the step asks as this bot would, with these draws: _ckernel.c), its event
  *       appended and the seat done; the step back when the kernel leaves the action to the resolver.
  *
- * The module's DRAWS capsule lends randbelow, shuffle and where a generator's state lies to _ckernel.c
- * (_draws.h), so that the kernel's answers draw exactly what the bot's Python would.
+ * The module's LENT capsule lends randbelow, shuffle, where a generator's state lies and first_ok's verdict
+ * to _ckernel.c (_lent.h), so that the kernel's answers draw and judge exactly as the bot's Python would.
  *
  * Every draw is random.Random.getrandbits's: called back, or, once ``generator(getrandbits, twin)`` has
  * checked by drawing that this file reads the standard generator's state as CPython does, taken from that
@@ -48,7 +48,7 @@
 #include <Python.h>
 #include "_attrs.h" /* get_attr, set_attr: the state's slots and pack parts read cheaply, as _ckernel.c reads them */
 #include "_resources.h" /* count_produced: PlayerState.resources, as _ckernel.c counts it */
-#include "_draws.h"     /* the draws lent to _ckernel.c (DRAWS) */
+#include "_lent.h"      /* what is lent to _ckernel.c (LENT) */
 
 static PyObject *s_die_keys, *s_wonder_keys, *s_keys;
 
@@ -427,9 +427,6 @@ static void *draws_state(PyObject *getrandbits, size_t *size) {
     return *size <= DRAWS_STATE_MAX ? (void *)&g->index : NULL;
 }
 
-/* The draws lent to _ckernel.c (_draws.h), as the module's DRAWS capsule. */
-static Draws draws_api = {randbelow, shuffle_list, draws_state};
-
 /* ------------------------------------------------------------------ first_ok */
 
 static PyObject *s_rules, *s_start, *s_special, *s_board, *s_forum, *s_unlocked, *s_free_colours, *s_forum_sections,
@@ -639,6 +636,29 @@ done:
     Py_XDECREF(rules);
     return rc;
 }
+
+/* engine.candidate_ok for a listed step on the table as read, but with the player's coins and resources as
+ * given (lent to _ckernel.c, which judges a question's candidates on the table as the action will have left
+ * it): 1 legal, 0 not, -1 not decided here (verdict's 2, an unusual table, an error: dropped). */
+static int judged(PyObject *state, PyObject *p, PyObject *step, int free, long coins, long resources) {
+    Table t;
+    int rc = table_read(&t, state, p);
+    if (rc == 1) {
+        t.coins = coins;
+        t.resources = resources;
+        t.resources_known = 1;
+        rc = verdict(&t, p, step, free);
+    }
+    table_clear(&t);
+    if (rc != 0 && rc != 1) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        return -1;
+    }
+    return rc;
+}
+
+/* What _ckernel.c borrows (_lent.h), as the module's LENT capsule. */
+static Lent lent = {randbelow, shuffle_list, draws_state, judged};
 
 /* What legal() gives, from its arguments. */
 static PyObject *legal_of(PyObject *candidates, PyObject *state, PyObject *p, PyObject *free_o, PyObject *slow, int all) {
@@ -889,8 +909,8 @@ PyMODINIT_FUNC PyInit__cbots(void) {
     INTERN(v_swaps, "swaps"); INTERN(v_action_taken, "action_taken");
     if ((one = PyLong_FromLong(1)) == NULL || (zero = PyLong_FromLong(0)) == NULL) return NULL;
     INTERN(k_id, "id"); INTERN(k_colour, "colour"); INTERN(k_face, "face"); INTERN(k_section, "section");
-    PyObject *m = PyModule_Create(&module), *capsule = m == NULL ? NULL : PyCapsule_New(&draws_api, DRAWS_CAPSULE, NULL);
-    if (capsule == NULL || PyModule_AddObject(m, "DRAWS", capsule) < 0) {
+    PyObject *m = PyModule_Create(&module), *capsule = m == NULL ? NULL : PyCapsule_New(&lent, LENT_CAPSULE, NULL);
+    if (capsule == NULL || PyModule_AddObject(m, "LENT", capsule) < 0) {
         Py_XDECREF(capsule);
         Py_XDECREF(m);
         return NULL;

@@ -45,7 +45,7 @@
 #include "_attrs.h" /* get_attr, set_attr: the state's slots and pack parts read cheaply */
 #include "_resources.h" /* count_produced: PlayerState.resources, as _cbots.c counts it */
 #include "_shields.h"   /* count_shields: PlayerState.shields, as _crows.c counts them */
-#include "_draws.h"     /* the standard generator's draws, lent by _cbots.c: a simulated random bot's answers */
+#include "_lent.h"      /* the bots' draws and candidate check, lent by _cbots.c: a simulated random bot's answers */
 #include <string.h>
 
 /* ------------------------------------------------------------------ interned names */
@@ -900,13 +900,13 @@ static int other_space(Act *a, PyObject *b, PyObject *l, PyObject *x, Plan *plan
  * trusted_action's five-argument form answers the questions a random bot's step asks as bots.RandomBot
  * answers them through engine._DirectAction (extra, cross, bonus): the same candidates in the same order
  * (listed from the board's tables, counting what the action has crossed), shuffled by the same draws,
- * the first that engine.candidate_ok finds legal, judged on the table as the action will have left it
- * when the question is asked (simulate); each answer's step dict appended to the event's steps, then
+ * the first that engine.candidate_ok finds legal (the bots' own check, lent), judged on the table as the
+ * action will have left it when the question is asked (simulate); each answer's step dict appended to the event's steps, then
  * checked by answer_cross, answer_extra or answer_bonus as a logged step is. A candidate it cannot judge
  * (a Guild Court's condition, a table left unsure by an effect before it) declines the whole action: the
  * generator's state is put back and the resolver does it, drawing the same numbers. */
 
-static const Draws *draws = NULL; /* _cbots.c's draws, lent by link_draws(); NULL: the bot's questions are the resolver's */
+static const Lent *lent = NULL; /* what _cbots.c lends, linked by link_bots(); NULL: the bot's questions are the resolver's */
 static PyObject *s_wonder_keys, *s_keys, *s_die_keys, *s_cross_keys, *s_cross_lanes, *s_extra_action_pass;
 
 /* The generator's state copied before the first draw of the action's answers (put back if it is declined). */
@@ -955,45 +955,11 @@ static int open_keys(Act *a, PyObject *lanes, PyObject *out) {
 }
 
 /* engine.candidate_ok for a listed step (a StepKey building with a die, on the Wonder, or crossing), the die
- * free or not, on the simulated table: its die's colour and the building unlocked, then the payment (the
- * die's coins and the missing resources) against the coins held, with income when the die is chosen if that
- * is the option. 1 legal, 0 not, -1 declined (a Guild Court, whose condition is the resolver's; odd values). */
+ * free or not, on the simulated table: the bots' own check (first_ok's, lent by _cbots.c) with the coins and
+ * resources the action will have left. 1 legal, 0 not, -1 declined (a Guild Court, whose condition is the
+ * resolver's; odd values). */
 static int simulated_ok(Act *a, PyObject *key, int free_die) {
-    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 6) return -1;
-    PyObject *kind = PyTuple_GET_ITEM(key, 0), *die = PyTuple_GET_ITEM(key, 1), *b = PyTuple_GET_ITEM(key, 2),
-             *l = PyTuple_GET_ITEM(key, 3), *x = PyTuple_GET_ITEM(key, 4);
-    if (!PyUnicode_CheckExact(kind) || !PyUnicode_CheckExact(b) || !PyUnicode_CheckExact(l) || !PyUnicode_CheckExact(x))
-        return -1;
-    long extra = 0, credit = 0;
-    if (eq(kind, v_build)) {
-        PyObject *forum = GA(a->state, s_forum), *special = GA(a->start, s_special), *colour, *face;
-        if (forum == NULL || !PyDict_CheckExact(forum) || special == NULL || !PyTuple_CheckExact(special)
-            || !PyUnicode_CheckExact(die))
-            return -1;
-        colour = PyDict_GetItemWithError(forum, die);
-        if (colour == NULL) return -1;
-        int is_special = PySequence_Contains(special, colour);
-        if (is_special < 0) return -1;
-        if (is_special) {
-            int open = PySet_Contains(a->unlocked, colour);
-            if (open <= 0) return open;
-        }
-        if (!die_cost(a, die, b, l, free_die, 1, &colour, &face, &extra)) return -1;
-        if (eq(a->when, v_when_chosen) && !income_of(a, colour, &credit)) return -1;
-    } else if (die != Py_None) {
-        return -1;
-    }
-    Plan plan;
-    if (!read_plan(R, a->plans, b, l, x, &plan)) return -1;
-    if (plan.locked != Py_None) {
-        int open = PySet_Contains(a->unlocked, plan.locked);
-        if (open <= 0) return open;
-    }
-    if (plan.guild) return -1;
-    long res = a->made_sim - a->spent_sim;
-    if (res < 0) res = 0;
-    long owed = extra + (plan.cost > res ? plan.cost - res : 0);
-    return owed <= (credit ? gained(a->capped, a->cap, a->coins_sim, credit) : a->coins_sim);
+    return lent->judged(a->state, a->player, key, free_die, a->coins_sim, a->made_sim - a->spent_sim);
 }
 
 /* bots.RandomBot._first_answer on the simulated table: ``list`` (the candidates listed) and skip (None, when
@@ -1002,7 +968,7 @@ static int simulated_ok(Act *a, PyObject *key, int free_die) {
 static int first_answer(Act *a, PyObject *list, int can_skip, int free_die, PyObject *steps) {
     CHECK(!can_skip || PyList_Append(list, Py_None) == 0);
     keep_draws(a);
-    CHECK(draws->shuffle(a->getrandbits, list) == 0);
+    CHECK(lent->shuffle(a->getrandbits, list) == 0);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(list); i++) {
         PyObject *c = PyList_GET_ITEM(list, i);
         if (c == Py_None) break;
@@ -1077,7 +1043,7 @@ static int choose_bonus(Act *a, PyObject *steps) {
     }
     CHECK(PyList_GET_SIZE(list) > 0);
     keep_draws(a);
-    CHECK(draws->shuffle(a->getrandbits, list) == 0);
+    CHECK(lent->shuffle(a->getrandbits, list) == 0);
     PyObject *bonus[6] = {v_bonus, Py_None, Py_None, Py_None, Py_None, PyList_GET_ITEM(list, 0)};
     return append_step(steps, bonus);
 }
@@ -1520,7 +1486,7 @@ static PyObject *action(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * further, applied (the die's cost, paying, crossing, the effects, the Agora, income) without an event's
  * claims or the seat's turn done; (paid, vp). None, nothing changed, for anything else (a question, a bonus
  * slot to choose, an odd value): kernel.direct_action then does it.
- * With a random bot's getrandbits (its generator's draws read directly: _draws.h) and ``steps``, the list of
+ * With a random bot's getrandbits (its generator's draws read directly: _lent.h) and ``steps``, the list of
  * the event's steps ([the step's dict]), the questions the step asks are answered as that bot answers them
  * (see "a simulated random bot's answers"), each answer's dict appended to steps; when the action is
  * declined, steps is [the step's dict] again and the generator is as it was. */
@@ -1532,7 +1498,7 @@ static PyObject *trusted_action(PyObject *self, PyObject *const *args, Py_ssize_
     PyObject *state = args[0], *step = args[2], *steps = nargs == 5 ? args[4] : NULL;
     Act act, *a = &act;
     act_empty(a, state, 1);
-    if (steps != NULL && draws != NULL && (a->draws_at = draws->state(args[3], &a->draws_size)) != NULL) {
+    if (steps != NULL && lent != NULL && (a->draws_at = lent->state(args[3], &a->draws_size)) != NULL) {
         a->getrandbits = args[3];
         a->answers = 1;
     } else {
@@ -1566,14 +1532,14 @@ static PyObject *trusted_action(PyObject *self, PyObject *const *args, Py_ssize_
     return Py_BuildValue("(ll)", a->paid, a->vp);
 }
 
-/* link_draws(capsule): _cbots.c's draws (its DRAWS capsule), with which trusted_action answers a random bot's
- * questions; None: not (the resolver answers them). */
-static PyObject *link_draws(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 1 || (args[0] != Py_None && !PyCapsule_IsValid(args[0], DRAWS_CAPSULE))) {
-        PyErr_SetString(PyExc_TypeError, "link_draws(capsule): the compiled bots' DRAWS, or None");
+/* link_bots(capsule): what _cbots.c lends (its LENT capsule: the draws and the candidates' check), with which
+ * trusted_action answers a random bot's questions; None: not (the resolver answers them). */
+static PyObject *link_bots(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1 || (args[0] != Py_None && !PyCapsule_IsValid(args[0], LENT_CAPSULE))) {
+        PyErr_SetString(PyExc_TypeError, "link_bots(capsule): the compiled bots' LENT, or None");
         return NULL;
     }
-    draws = args[0] == Py_None ? NULL : (const Draws *)PyCapsule_GetPointer(args[0], DRAWS_CAPSULE);
+    lent = args[0] == Py_None ? NULL : (const Lent *)PyCapsule_GetPointer(args[0], LENT_CAPSULE);
     Py_RETURN_NONE;
 }
 
@@ -1925,8 +1891,8 @@ static PyMethodDef methods[] = {
     {"trusted_action", (PyCFunction)(void (*)(void))trusted_action, METH_FASTCALL,
      "trusted_action(state, seat, step[, getrandbits, steps]): a legal action applied, (paid, vp), or None, nothing "
      "changed; with a random bot's generator, its questions answered as that bot answers them"},
-    {"link_draws", (PyCFunction)(void (*)(void))link_draws, METH_FASTCALL,
-     "link_draws(capsule): the compiled bots' draws, with which trusted_action answers a random bot's questions"},
+    {"link_bots", (PyCFunction)(void (*)(void))link_bots, METH_FASTCALL,
+     "link_bots(capsule): what the compiled bots lend, with which trusted_action answers a random bot's questions"},
     {"roll", (PyCFunction)(void (*)(void))roll, METH_FASTCALL,
      "roll(state, payload): True, the roll applied, or None, nothing changed"},
     {"start_turn", (PyCFunction)(void (*)(void))start_turn_entry, METH_FASTCALL,

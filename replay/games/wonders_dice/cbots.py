@@ -50,9 +50,9 @@ BUILT_ROLL: Callable[..., tuple[list[dict[str, Any]], dict[str, tuple[str, int]]
 BUILT_RANDOM_MAIN: Callable[..., Any] | None = None if _module is None else _module.random_main
 BUILT_RANDOM_ACTION: Callable[..., Any] | None = None if _module is None else _module.random_action
 BUILT_GENERATOR: Callable[[Any, Any], bool] | None = None if _module is None else getattr(_module, "generator", None)
-BUILT_DRAWS: Any = None if _module is None else getattr(_module, "DRAWS", None)
-"""The draws lent to the compiled kernel (a capsule: ``_draws.h``), with which it answers a simulated random bot's
-questions (``compiled.bot_answers``); None where not built."""
+BUILT_LENT: Any = None if _module is None else getattr(_module, "LENT", None)
+"""What the extension lends the compiled kernel (a capsule, ``_lent.h``: its draws and its check of a candidate),
+with which the kernel answers a simulated random bot's questions (``compiled.bot_answers``); None where not built."""
 
 CANDIDATES = None if PURE else BUILT_CANDIDATES
 """``candidates(first, wonder_lanes, forum, roll, made, die_keys, crossed_of)``, or None: the Python."""

@@ -60,12 +60,12 @@ def _load() -> tuple[Any, str]:
         kernel.setup(SpacePlan._fields, apply_effect, POSITIONS, PackPart, Event._fields)
     except (ImportError, TypeError) as stale:  # built from other sources than these (another setup signature)
         return None, str(stale)
-    kernel.link_draws(cbots.BUILT_DRAWS)  # None where the compiled bots are not built: the resolver answers
+    kernel.link_bots(cbots.BUILT_LENT)  # None where the compiled bots are not built: the resolver answers
     return kernel, ""
 
 
 _ENTRIES = ("action", "roll", "position", "trusted_action", "step", "turn_end", "start_turn", "apply_at", "link",
-            "link_draws")
+            "link_bots")
 """What this module takes from the extension."""
 
 
@@ -135,8 +135,8 @@ def bot_answers(on: bool) -> bool:
     the same games, drawn the same way; the tests and the benchmark compare both); whether it now does."""
     if _KERNEL is None:
         return False
-    capsule = cbots.BUILT_DRAWS if on else None
-    _KERNEL.link_draws(capsule)
+    capsule = cbots.BUILT_LENT if on else None
+    _KERNEL.link_bots(capsule)
     return capsule is not None
 
 
