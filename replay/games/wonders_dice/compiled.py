@@ -132,7 +132,7 @@ def use(compiled: bool) -> Iterator[bool]:
 def bot_answers(on: bool) -> bool:
     """Whether ``trusted_action``, given a random bot's generator, answers the questions its step asks (``on``,
     where both extensions are built) or declines them to the resolver (the code before the seventeenth pass:
-    the same games, drawn the same way; the tests and the benchmark compare both); whether it now does."""
+    the same games, drawn the same way; tests/test_wd_cbots_action.py compares both); whether it now does."""
     if _KERNEL is None:
         return False
     capsule = cbots.BUILT_LENT if on else None
