@@ -6,8 +6,8 @@
  * value is one dict filled from its children's buffers, with no intermediate object.
  *
  * The array is read through the Arrow C data interface (``__arrow_c_array__``, PyCapsules). Anything
- * this code does not know (another type, a dictionary-encoded payload, a map with a repeated key,
- * bytes that are not UTF-8, a buffer missing) is declined: ``values`` returns None with no error
+ * this code does not know (another type, a dictionary of containers, an index past its dictionary, a map
+ * with a repeated key, bytes that are not UTF-8, a buffer missing) is declined: ``values`` returns None with no error
  * raised and nothing kept, and the caller converts the array with pyarrow as before, which then
  * gives what it always gave (its values, or its error). replay/columns.py loads this module.
  *
@@ -46,7 +46,7 @@ struct ArrowArray {
 };
 
 enum Kind { K_NULL, K_BOOL, K_I8, K_U8, K_I16, K_U16, K_I32, K_U32, K_I64, K_U64, K_F32, K_F64, K_STR, K_LSTR,
-            K_STRUCT, K_LIST, K_LLIST, K_MAP };
+            K_STRUCT, K_LIST, K_LLIST, K_MAP, K_DICT };
 
 /* A schema node, checked against its array once, so that the per-value code trusts its shape. */
 typedef struct Node {
@@ -56,6 +56,8 @@ typedef struct Node {
     int64_t n;            /* children */
     struct Node *children;
     PyObject **keys;      /* struct: the field names, as str */
+    enum Kind index_kind; /* K_DICT: the indices' integer type */
+    PyObject *distinct;   /* K_DICT: a list of the dictionary's values, each made once */
 } Node;
 
 static void free_node(Node *node) {
@@ -70,6 +72,7 @@ static void free_node(Node *node) {
     }
     node->children = NULL;
     node->keys = NULL;
+    Py_CLEAR(node->distinct);
 }
 
 static int primitive(const char *f, enum Kind *kind) {
@@ -94,12 +97,15 @@ static int primitive(const char *f, enum Kind *kind) {
 }
 
 /* 1: built; 0: declined (or out of memory: the caller declines the same way). */
+static int dictionary(Node *node, const struct ArrowSchema *s, const struct ArrowArray *a);
+
 static int build(Node *node, const struct ArrowSchema *s, const struct ArrowArray *a) {
     const char *f = s->format;
     int64_t i, want_buffers, want_children = 0;
     memset(node, 0, sizeof(Node));
     node->a = a;
-    if (s->dictionary != NULL || a->dictionary != NULL || a->length < 0 || a->offset < 0) return 0;
+    if (a->length < 0 || a->offset < 0) return 0;
+    if (s->dictionary != NULL || a->dictionary != NULL) return dictionary(node, s, a);
     if (primitive(f, &node->kind)) {
         want_buffers = node->kind == K_NULL ? 0 : (node->kind == K_STR || node->kind == K_LSTR) ? 3 : 2;
     } else if (strcmp(f, "+s") == 0) {
@@ -256,6 +262,23 @@ fail:
     return NULL;
 }
 
+/* The index at physical row ``j`` of a K_DICT node, or -1 where it is past the dictionary either way. */
+static int64_t index_at(const Node *node, int64_t j) {
+    const void *indices = node->a->buffers[1];
+    int64_t k;
+    switch (node->index_kind) {
+    case K_I8: k = ((const int8_t *)indices)[j]; break;
+    case K_U8: k = ((const uint8_t *)indices)[j]; break;
+    case K_I16: k = ((const int16_t *)indices)[j]; break;
+    case K_U16: k = ((const uint16_t *)indices)[j]; break;
+    case K_I32: k = ((const int32_t *)indices)[j]; break;
+    case K_U32: k = ((const uint32_t *)indices)[j]; break;
+    case K_I64: k = ((const int64_t *)indices)[j]; break;
+    default: k = ((const uint64_t *)indices)[j] > (uint64_t)INT64_MAX ? -1 : (int64_t)((const uint64_t *)indices)[j];
+    }
+    return k < 0 || k >= PyList_GET_SIZE(node->distinct) ? -1 : k;
+}
+
 /* The value at logical row ``i`` of the node's array; NULL (an error set, or none) to decline. */
 static PyObject *value(const Node *node, int64_t i) {
     const struct ArrowArray *a = node->a;
@@ -311,69 +334,43 @@ static PyObject *value(const Node *node, int64_t i) {
         const int32_t *off = (const int32_t *)a->buffers[1];
         return map_of(&node->children[0], off[j], off[j + 1]);
     }
+    case K_DICT: {
+        int64_t k = index_at(node, j);
+        return k < 0 ? NULL : Py_NewRef(PyList_GET_ITEM(node->distinct, (Py_ssize_t)k)); /* past it: declined */
+    }
     }
     return NULL;
 }
 
-/* A dictionary-encoded array (the archive reads its envelope strings so: game_id, kind, type) as its
- * values: each distinct value made once, and each row the same object as every other row of that index,
- * as a list comprehension over the dictionary would give. Only a dictionary of atomic values (not
- * structs, lists or maps: pyarrow gives each row its own container) and only at the top (a dictionary
- * inside a struct is declined as before). An index out of the dictionary (a damaged page) is declined
- * too, so that the caller's own reading of the chunk reports it. NULL (none set): declined. */
-static PyObject *dictionary_values(const struct ArrowSchema *s, const struct ArrowArray *a) {
-    enum Kind index_kind;
-    Node dict;
-    PyObject *distinct = NULL, *out = NULL;
-    const uint8_t *valid;
-    const void *indices;
+/* A dictionary-encoded array (the archive reads its strings so: the envelope's, and the payloads' within one
+ * row group) as its values: each distinct value made once, and each row the same object as every other row
+ * of that index, as a list comprehension over the dictionary would give. Only a dictionary of atomic values
+ * (not structs, lists or maps: pyarrow gives each row its own container). An index out of the dictionary
+ * (a damaged page) is declined by ``value``, so that the caller's own reading reports it. 1: built; 0:
+ * declined. */
+static int dictionary(Node *node, const struct ArrowSchema *s, const struct ArrowArray *a) {
+    Node values;
     int64_t i, m;
-    if (a->dictionary == NULL || !primitive(s->format, &index_kind) || index_kind < K_I8 || index_kind > K_U64 ||
-        a->n_buffers != 2 || a->n_children != 0 || a->length < 0 || a->offset < 0 || a->buffers == NULL ||
-        (a->length > 0 && a->buffers[1] == NULL))
-        return NULL;
-    if (!build(&dict, s->dictionary, a->dictionary) || dict.kind >= K_STRUCT) goto done;
+    int ok = 0;
+    if (s->dictionary == NULL || a->dictionary == NULL || !primitive(s->format, &node->index_kind) ||
+        node->index_kind < K_I8 || node->index_kind > K_U64 || a->n_buffers != 2 || s->n_children != 0 ||
+        a->n_children != 0 || a->buffers == NULL || (a->length > 0 && a->buffers[1] == NULL))
+        return 0;
+    node->kind = K_DICT;
+    if (a->null_count != 0 && a->buffers[0] != NULL) node->valid = (const uint8_t *)a->buffers[0];
+    if (!build(&values, s->dictionary, a->dictionary) || values.kind >= K_STRUCT) goto done;
     m = a->dictionary->length;
-    distinct = PyList_New((Py_ssize_t)m);
-    if (distinct == NULL) goto done;
+    node->distinct = PyList_New((Py_ssize_t)m);
+    if (node->distinct == NULL) goto done;
     for (i = 0; i < m; i++) {
-        PyObject *v = value(&dict, i);
+        PyObject *v = value(&values, i);
         if (v == NULL) goto done;
-        PyList_SET_ITEM(distinct, (Py_ssize_t)i, v);
+        PyList_SET_ITEM(node->distinct, (Py_ssize_t)i, v);
     }
-    valid = a->null_count != 0 ? (const uint8_t *)a->buffers[0] : NULL;
-    indices = a->buffers[1];
-    out = PyList_New((Py_ssize_t)a->length);
-    if (out == NULL) goto done;
-    for (i = 0; i < a->length; i++) {
-        int64_t j = a->offset + i, k;
-        PyObject *v;
-        if (valid != NULL && !((valid[j >> 3] >> (j & 7)) & 1)) {
-            v = Py_None;
-        } else {
-            switch (index_kind) {
-            case K_I8: k = ((const int8_t *)indices)[j]; break;
-            case K_U8: k = ((const uint8_t *)indices)[j]; break;
-            case K_I16: k = ((const int16_t *)indices)[j]; break;
-            case K_U16: k = ((const uint16_t *)indices)[j]; break;
-            case K_I32: k = ((const int32_t *)indices)[j]; break;
-            case K_U32: k = ((const uint32_t *)indices)[j]; break;
-            case K_I64: k = ((const int64_t *)indices)[j]; break;
-            default: k = ((const uint64_t *)indices)[j] > (uint64_t)INT64_MAX ? -1 : (int64_t)((const uint64_t *)indices)[j];
-            }
-            if (k < 0 || k >= m) { /* past the dictionary: declined */
-                Py_CLEAR(out);
-                goto done;
-            }
-            v = PyList_GET_ITEM(distinct, (Py_ssize_t)k);
-        }
-        Py_INCREF(v);
-        PyList_SET_ITEM(out, (Py_ssize_t)i, v);
-    }
+    ok = 1;
 done:
-    Py_XDECREF(distinct);
-    free_node(&dict);
-    return out;
+    free_node(&values);
+    return ok;
 }
 
 static PyObject *values(PyObject *self, PyObject *array) {
@@ -396,9 +393,7 @@ static PyObject *values(PyObject *self, PyObject *array) {
         Py_DECREF(pair);
         goto decline;
     }
-    if (s->dictionary != NULL) {
-        out = dictionary_values(s, a);
-    } else if (build(&root, s, a)) {
+    if (build(&root, s, a)) {
         out = PyList_New((Py_ssize_t)a->length);
         for (i = 0; out != NULL && i < a->length; i++) {
             PyObject *v = value(&root, i);

@@ -5,7 +5,7 @@ pyarrow's ``to_pylist`` makes each payload dict through its own per-value object
 extension ``replay._columns`` (built by ``pip install`` with the package, like the 7 Wonders Dice
 kernel; see setup.py) fills the same dicts, lists and values straight from the Arrow buffers. It
 gives exactly what ``to_pylist(maps_as_pydicts="strict")`` gives, and declines anything it does not
-know (another type, a dictionary-encoded payload, a repeated map key, bytes that are not UTF-8):
+know (another type, a dictionary of containers, a repeated map key, bytes that are not UTF-8):
 that array is then converted by pyarrow, which gives what it always gave, its errors included
 (``tests/test_columns.py`` compares both on every game's archives, damaged ones too).
 
@@ -78,8 +78,8 @@ def events(cls: type[T], game_ids: list[str], seqs: list[int], kinds: list[str],
 
 
 def values(array: pa.Array) -> list[Any] | None:
-    """One array's values by the compiled decoder (a dictionary-encoded one too, if its values are atomic: each
-    distinct value made once), or None: the decoder not in use, or it declines the array."""
+    """One array's values by the compiled decoder (a dictionary-encoded one too, at the top or nested, if its values
+    are atomic: each distinct value made once), or None: the decoder not in use, or it declines the array."""
     fast = VALUES
     return None if fast is None else fast(array)
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from . import columns as compiled_columns
 from .contract import AnyGame
 from .errors import SchemaError
-from .events import Event
+from .events import ENVELOPE_FIELDS, Event
 from .gcpause import gc_paused
 
 ENVELOPE_SCHEMA = pa.schema(
@@ -361,6 +361,35 @@ def _stale(table: pa.Table, current: dict[str, int]) -> bool:
 
 DICTIONARY_COLUMNS = ("game_id", "kind", "type")
 """Envelope strings with few distinct values: read as dictionaries, decoded through their indices."""
+
+
+def payload_string_columns(schema: pa.Schema, leaves: Sequence[str]) -> list[str]:
+    """The payloads' string leaves of a file (``leaves``: its Parquet column paths, such as
+    ``action_taken.steps.list.element.die``) that are not inside a map: what a read of one row group may take
+    as dictionaries beside the envelope's.
+
+    Why: a log repeats a few strings (die ids, faces, step kinds, buildings) in every event. Read as they are
+    stored, dictionary-encoded, Parquet hands over indices instead of copying each string, and the decoder
+    makes each distinct value once (replay/_columns.c) instead of once per row: reading and decoding ×1.17 fewer
+    instructions (docs/performance.md, "Eighteenth pass"). pyarrow makes such nested dictionary columns of one chunk only,
+    hence one row group a read. Maps are left out: their keys are checked for repeats, which is the pyarrow
+    conversion's business."""
+    out = []
+    for path in leaves:
+        parts = path.split(".")
+        if parts[0] in ENVELOPE_FIELDS or len(parts) < 2 or schema.get_field_index(parts[0]) < 0:
+            continue
+        t = schema.field(parts[0]).type
+        rest = parts[1:]
+        while rest and (pa.types.is_struct(t) or pa.types.is_list(t) or pa.types.is_large_list(t)):
+            if pa.types.is_struct(t):
+                k = t.get_field_index(rest[0])
+                t, rest = (t.field(k).type, rest[1:]) if k >= 0 else (pa.null(), [])
+            else:  # a list's leaves are <name>.list.element.<...>
+                t, rest = t.value_type, rest[2:]
+        if not rest and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+            out.append(path)
+    return out
 
 
 def _strings(column: pa.ChunkedArray) -> list[str]:

@@ -3,7 +3,7 @@
 Same values, same dict key order, same None for nulls, on every game's archives (simulated, upcast,
 disputed) and on random nested arrays (hypothesis: every type the archive's schemas use, nulls at
 every level, slices, several chunks); what it declines (a repeated map key, bytes that are not
-UTF-8, a dictionary-encoded payload) goes to pyarrow, whose result or error is then the one given.
+UTF-8, an index past its dictionary) goes to pyarrow, whose result or error is then the one given.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from replay.archive.scan import iter_games, read_games
 from replay.errors import ReplayError, SchemaError
 from replay.events import Event
 from replay.registry import registry
-from replay.schema import DICTIONARY_COLUMNS, decode, encode
+from replay.schema import DICTIONARY_COLUMNS, decode, encode, payload_string_columns
 
 require_compiled(columns.BUILT, columns.NOT_BUILT)
 
@@ -55,10 +55,15 @@ def decoded_both_ways(table: pa.Table, game) -> tuple[str, str]:
 
 
 def as_stored(table: pa.Table) -> pa.Table:
-    """The table written to Parquet and read back as the archive reads it (envelope strings as dictionaries)."""
+    """The table written to Parquet and read back as the archive's readers of row groups read it: a row group at a
+    time, its envelope strings and its payloads' strings outside maps as dictionaries (``Archive.open_data``)."""
     sink = io.BytesIO()
     pq.write_table(table, sink, row_group_size=500)
-    return pq.read_table(pa.BufferReader(sink.getvalue()), read_dictionary=list(DICTIONARY_COLUMNS))
+    meta = pq.read_metadata(pa.BufferReader(sink.getvalue()))
+    leaves = [meta.schema.column(i).path for i in range(len(meta.schema))]
+    strings = payload_string_columns(meta.schema.to_arrow_schema(), leaves)
+    pf = pq.ParquetFile(pa.BufferReader(sink.getvalue()), read_dictionary=list(DICTIONARY_COLUMNS) + strings)
+    return pa.concat_tables(pf.read_row_group(g) for g in range(meta.num_row_groups))
 
 
 def simulated_events(kind: str) -> list[Event]:
@@ -104,6 +109,8 @@ def test_an_archive_reads_the_same_through_every_reader(tmp_path):
         for on in (True, False):
             with columns.use(on):
                 assert [archive.read_game(g[0].game_id) for g in games] == games
+                assert sorted(archive.iter_events(), key=lambda e: (e.game_id, e.seq)) == sorted(
+                    (e for g in games for e in g), key=lambda e: (e.game_id, e.seq))
                 assert sorted(iter_games(archive, game, streams), key=lambda es: es[0].game_id) == sorted(
                     games, key=lambda es: es[0].game_id)
                 assert read_games(archive, game, streams, archive.snapshot().files, {}) == {g[0].game_id: g for g in games}
@@ -114,6 +121,25 @@ def test_an_archive_reads_the_same_through_every_reader(tmp_path):
                         g: archive.read_game(g) for g in chosen}
                     assert {es[0].game_id: es for es in iter_games(archive, game, some)} == {
                         g: archive.read_game(g) for g in chosen}
+
+
+def test_row_group_readers_take_the_payloads_strings_as_dictionaries(tmp_path):
+    """What ``open_data(by_row_group=True)`` reads: the payloads' strings as dictionaries (a map's keys and values
+    as stored), which the compiled decoder takes as they are (it declines none of the columns)."""
+    game = registry.get("7wonders-dice")
+    archive = Archive.init(tmp_path / "a")
+    events = game.bots.simulate("g", SEVEN[:3], 1, ("random",), game.pack())
+    archive.append("g", events, NEW_STREAM)
+    entry = next(iter(archive.snapshot().files.values()))
+    table = archive.open_data(entry, by_row_group=True).read_row_group(0)
+    steps = table.schema.field("action_taken").type.field("steps").type.value_type
+    assert pa.types.is_dictionary(steps.field("die").type) and pa.types.is_dictionary(table.schema.field("type").type)
+    categories = table.schema.field("game_ended").type.field("scores").type.value_type.field("categories").type
+    assert pa.types.is_map(categories) and categories.key_type == pa.string()
+    assert not pa.types.is_dictionary(table.schema.field("seq").type)
+    for model in game.event_types:
+        assert all(columns.BUILT(chunk) is not None for chunk in table.column(model.event_type).chunks)
+    assert decoded_both_ways(table, game) == (repr(events),) * 2
 
 
 def test_old_versions_are_upcast_the_same(tmp_path):
@@ -290,6 +316,14 @@ def test_dictionary_arrays_decode_as_pyarrow_does(index, values):
         assert found is not None and repr(found) == repr(part.to_pylist())
     found = columns.BUILT(array)
     assert found[0] is found[4]
+    # inside a struct and a list of structs, as the payloads' strings are read (a row group at a time)
+    struct = pa.StructArray.from_arrays([array, pa.array(range(8))], names=["d", "n"])
+    listed = pa.ListArray.from_arrays(pa.array([0, 3, 3, 8]), struct)
+    for part in (struct, struct.slice(2, 5), listed, listed.slice(1)):
+        found = columns.BUILT(part)
+        assert found is not None and repr(found) == repr(part.to_pylist())
+    found = columns.BUILT(struct)
+    assert found[0]["d"] is found[4]["d"]
 
 
 def test_dictionary_arrays_it_declines():
@@ -305,6 +339,10 @@ def test_dictionary_arrays_it_declines():
     lists = pa.DictionaryArray.from_arrays(pa.array([0, 0], pa.int32()), pa.array([[1], [2]]))
     assert columns.BUILT(lists) is None
     assert columns.to_pylist(lists) == [[1], [1]]  # pyarrow's
+    # inside a struct: the whole column declined, and pyarrow's error is the one given
+    damaged = pa.DictionaryArray.from_arrays(pa.array([0, 5], pa.int32()), pa.array(["a", "b"]), safe=False)
+    nested = pa.StructArray.from_arrays([damaged], names=["d"])
+    assert columns.BUILT(nested) is None and both(nested) == ("ArrowIndexError",) * 2
 
 
 def _schema_strings(column: pa.ChunkedArray) -> list[str]:

@@ -60,7 +60,7 @@ def iter_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo
 def _file_games(archive: Archive, game: AnyGame, entry: FileEntry, streams: Mapping[str, StreamInfo], wanted: pa.Array,
                 buffers: dict[str, list[Event]]) -> Iterator[list[Event]]:
     path = entry.path
-    pf = archive.open_data(entry)
+    pf = archive.open_data(entry, by_row_group=True)
     for group in range(pf.metadata.num_row_groups):
         with reading(path):
             table = _rows_of(pf.read_row_group(group), wanted)
@@ -123,7 +123,7 @@ def read_games(archive: Archive, game: AnyGame, streams: Mapping[str, StreamInfo
         try:
             if path not in files:
                 raise DamagedFile(f"{path} left the archive while it was read (a compaction?); run the command again")
-            pf = archive.open_data(files[path])
+            pf = archive.open_data(files[path], by_row_group=True)
             with reading(path):
                 groups = row_groups_between(pf, wanted[0].as_py(), wanted[-1].as_py())
         except DamagedFile as exc:

@@ -68,7 +68,7 @@ from ..numbers import is_number
 from ..packs import PackLibrary, RulesPack
 from ..registry import GameRegistry
 from ..registry import registry as default_registry
-from ..schema import DICTIONARY_COLUMNS, decode, encode, schema_fingerprint
+from ..schema import DICTIONARY_COLUMNS, decode, encode, payload_string_columns, schema_fingerprint
 from . import manifest as mf
 from .columnar import column_builder, encode_columns
 from .fsutil import fsync_dir, write_new_file, writes
@@ -170,6 +170,7 @@ class Archive:
         self.lock_timeout = lock_timeout
         self._state: mf.ManifestState | None = None
         self._footers: dict[str, pq.FileMetaData] = {}
+        self._payload_strings: dict[str, list[str]] = {}  # by schema fingerprint
         marker = self.base / MARKER
         try:
             found_marker = marker.is_file()
@@ -274,12 +275,22 @@ class Archive:
             self._footers[entry.path] = meta
         return meta
 
-    def open_data(self, entry: mf.FileEntry, dictionaries: bool = True) -> pq.ParquetFile:
-        """A committed data file to read, its footer checked (:meth:`_footer`) and its pages verified."""
+    def open_data(self, entry: mf.FileEntry, dictionaries: bool = True, by_row_group: bool = False) -> pq.ParquetFile:
+        """A committed data file to read, its footer checked (:meth:`_footer`) and its pages verified. With
+        ``dictionaries`` its envelope strings are read as the dictionaries they are stored as; ``by_row_group``
+        (for a reader that reads one row group at a time) adds the payloads' strings (``payload_string_columns``:
+        pyarrow cannot make them for a read of several row groups)."""
         meta = self._footer(entry)
+        wanted = list(DICTIONARY_COLUMNS) if dictionaries else []
+        if dictionaries and by_row_group:
+            strings = self._payload_strings.get(entry.schema)
+            if strings is None:
+                leaves = [meta.schema.column(i).path for i in range(len(meta.schema))]
+                strings = self._payload_strings[entry.schema] = payload_string_columns(meta.schema.to_arrow_schema(), leaves)
+            wanted += strings
         with reading(entry.path):
             return pq.ParquetFile(parquet_source(self.path_of(entry.path)), metadata=meta, page_checksum_verification=True,
-                                  read_dictionary=list(DICTIONARY_COLUMNS) if dictionaries else None)
+                                  read_dictionary=wanted or None)
 
     # ------------------------------------------------------------------ reading
 
@@ -315,17 +326,6 @@ class Archive:
             )
         return events
 
-    def iter_tables(self, kind: str | None = None) -> Iterator[tuple[mf.FileEntry, pa.Table]]:
-        """Every committed file as a table, in commit order (a full scan)."""
-        with self._lock(exclusive=False):
-            entries = sorted(self._refresh().files.values(), key=lambda f: f.path)
-            for entry in entries:
-                if kind is None or entry.kind == kind:
-                    pf = self.open_data(entry)
-                    with reading(entry.path):
-                        table = pf.read()
-                    yield entry, table
-
     def pins(self) -> dict[str, tuple[str, dict[str, Any]]]:
         """Game id -> (kind, the rules pack pin of its start event), reading only the start events' column."""
         out: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -341,8 +341,18 @@ class Archive:
         return out
 
     def iter_events(self, kind: str | None = None) -> Iterator[Event]:
-        for entry, table in self.iter_tables(kind):
-            yield from decode(table, self.registry.get(entry.kind))
+        """Every event (of ``kind``), file by file in commit order, a row group at a time (so that its payloads'
+        strings are read as dictionaries: :meth:`open_data`)."""
+        with self._lock(exclusive=False):
+            entries = sorted(self._refresh().files.values(), key=lambda f: f.path)
+            for entry in entries:
+                if kind is None or entry.kind == kind:
+                    game = self.registry.get(entry.kind)
+                    pf = self.open_data(entry, by_row_group=True)
+                    for group in range(pf.metadata.num_row_groups):
+                        with reading(entry.path):
+                            table = pf.read_row_group(group)
+                        yield from decode(table, game)
 
     def iter_sorted_events(self, kind: str | None = None) -> Iterator[Event]:
         """Every event (of ``kind``) in (game_id, seq) order, streamed: each file is read a row group
@@ -354,7 +364,7 @@ class Archive:
 
     def _file_events(self, entry: mf.FileEntry) -> Iterator[Event]:
         game = self.registry.get(entry.kind)
-        pf = self.open_data(entry)
+        pf = self.open_data(entry, by_row_group=True)
         for group in range(pf.metadata.num_row_groups):
             with reading(entry.path):
                 table = pf.read_row_group(group)
