@@ -185,7 +185,10 @@ def _odd_players(p: PlayerState, i: int) -> list[PlayerState]:
         q.crossed[b] = set(q.board[b].space)
         out.append(q)
     q = p.copy()
-    q.producers = q.producers + (("no-such-building", frozenset({"s1"})),)
+    q.producers = q.producers + (("no-such-building", ("s1",)),)
+    out.append(q)
+    q = p.copy()  # a set of spaces, not a tuple: the property
+    q.producers = tuple((b, frozenset(spaces)) for b, spaces in q.producers)  # type: ignore[misc]
     out.append(q)
     odd = _Player(p.seat, p.name, p.city, p.coins, p.board, {b: set(s) for b, s in p.crossed.items()}, dict(p.vp),
                   list(p.bonuses), set(p.unlocked), p.resources_spent, p.discount_all, dict(p.discount),

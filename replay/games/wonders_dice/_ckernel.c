@@ -500,14 +500,15 @@ static int cross_open(Refs *r, PyObject *board, PyObject *plans, PyObject *cross
 
 /* Whether (building, space) produces a resource on this board (PlayerState.producers); -1 if odd. */
 static int produces(PyObject *producers, PyObject *building, PyObject *space) {
-    if (!PyTuple_CheckExact(producers)) return -1;
+    if (!PyTuple_CheckExact(producers) || !PyUnicode_CheckExact(space)) return -1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(producers); i++) {
-        PyObject *pair = PyTuple_GET_ITEM(producers, i);
+        PyObject *pair = PyTuple_GET_ITEM(producers, i), *spaces;
         if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return -1;
         if (!eq(PyTuple_GET_ITEM(pair, 0), building)) continue;
-        int in = PySet_Contains(PyTuple_GET_ITEM(pair, 1), space);
-        if (in < 0) PyErr_Clear();
-        return in;
+        if (!PyTuple_CheckExact(spaces = PyTuple_GET_ITEM(pair, 1))) return -1;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(spaces); j++)
+            if (eq(PyTuple_GET_ITEM(spaces, j), space)) return 1;
+        return 0;
     }
     return 0;
 }

@@ -2,7 +2,7 @@
  * count, as the property counts it (state.py: for each (building, spaces that produce a resource) of
  * the board, ``len(spaces.intersection(crossed[building]))``, summed, less the resources spent).
  *
- * Only the usual values are counted here: a tuple of (str, frozenset of str) pairs, a dict of sets, str
+ * Only the usual values are counted here: a tuple of (str, tuple of str) pairs, a dict of sets, str
  * spaces (an odd value could make hashing or comparing run Python code). Anything else returns 0 with
  * no error set, and the caller reads the property, which gives what it always gave. */
 #ifndef REPLAY_WD_RESOURCES_H
@@ -10,14 +10,26 @@
 
 #include <Python.h>
 
-/* How many items of ``items`` (a set or frozenset, every item an exact str) are in ``set``, into *out:
- * 1, 0 for an item that is not a str (no error set: the caller leaves it to the Python), -1 on an error. */
+/* How many items of ``items`` (a tuple, a set or a frozenset, every item an exact str) are in ``set``, into *out:
+ * 1, 0 for an item that is not a str (no error set: the caller leaves it to the Python), -1 on an error. A tuple
+ * is read in place (PlayerState.producers are tuples for this: a set's iterator object, made for each producer,
+ * was a fifth of a fold's counting); a set through its iterator (the Barracks' crossed spaces: _shields.h). */
 static int count_members(PyObject *items, PyObject *set, long *out) {
-    PyObject *it = PyObject_GetIter(items), *x;
     long count = 0;
+    if (PyTuple_CheckExact(items)) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++) {
+            PyObject *x = PyTuple_GET_ITEM(items, i);
+            int in = PyUnicode_CheckExact(x) ? PySet_Contains(set, x) : -2; /* hashing another type could run Python */
+            if (in < 0) return in == -1 ? -1 : 0;
+            count += in;
+        }
+        *out = count;
+        return 1;
+    }
+    PyObject *it = PyObject_GetIter(items), *x;
     if (it == NULL) return -1;
     while ((x = PyIter_Next(it)) != NULL) {
-        int in = PyUnicode_CheckExact(x) ? PySet_Contains(set, x) : -2; /* hashing another type could run Python */
+        int in = PyUnicode_CheckExact(x) ? PySet_Contains(set, x) : -2;
         Py_DECREF(x);
         if (in < 0) {
             Py_DECREF(it);
@@ -39,7 +51,7 @@ static int count_produced(PyObject *producers, PyObject *crossed_all, long spent
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(producers); i++) {
         PyObject *pair = PyTuple_GET_ITEM(producers, i);
         if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(pair, 0))
-            || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(pair, 1)))
+            || !PyTuple_CheckExact(PyTuple_GET_ITEM(pair, 1)))
             return 0;
         PyObject *crossed = PyDict_GetItemWithError(crossed_all, PyTuple_GET_ITEM(pair, 0)); /* borrowed */
         if (crossed == NULL) {

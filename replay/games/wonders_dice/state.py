@@ -31,12 +31,14 @@ class PlayerState:
     income: dict[str, int] = field(default_factory=dict)
     end_effects: list[tuple[str, str, int]] = field(default_factory=list)  # (category, counted building | "leaders", vp each)
     this_turn: list[tuple[str, str]] = field(default_factory=list)  # (building, space) crossed this turn
-    producers: tuple[tuple[str, frozenset[str]], ...] = field(default=(), compare=False, repr=False)
-    """(building, spaces that produce a resource) of this board: read on every payment (rules data)."""
+    producers: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), compare=False, repr=False)
+    """(building, the spaces that produce a resource, sorted) of this board: read on every payment (rules data).
+    Tuples, not sets: the extensions count them with no iterator made (_resources.h)."""
 
     def __post_init__(self) -> None:
         if not self.producers:
-            self.producers = tuple((b.id, b.resource_spaces) for b in self.board.values() if b.resource_spaces)
+            self.producers = tuple((b.id, tuple(sorted(b.resource_spaces))) for b in self.board.values()
+                                   if b.resource_spaces)
 
     @property
     def resources(self) -> int:
@@ -46,7 +48,7 @@ class PlayerState:
         for building, spaces in self.producers:
             crossed = self.crossed.get(building)
             if crossed:
-                made += len(spaces.intersection(crossed))
+                made += sum(1 for s in spaces if s in crossed)
         return made - self.resources_spent
 
     def shields(self, barracks: str) -> int:
