@@ -22,7 +22,8 @@ Workloads: ``fold`` (every event replayed with its checks, no observer, the even
 ``import`` (simulated games of 2-4 players appended to an archive: chained, encoded, written to Parquet,
 committed), ``pipeline`` (``replay simulate``'s work in one process: the games and the archive) and ``project``
 (``replay project --rebuild`` in one process over simulated games of 2-7 players: read, derived, turned into
-Arrow tables, the parts written). Under
+Arrow tables, the parts written) and ``replay`` (the games ``fold`` replays, read back from an archive first:
+``replay`` less ``fold`` is reading and decoding). Under
 valgrind the chain hashes with the portable SHA-256 rounds (its processor has no SHA instructions), so
 the last column leaves those rounds out: what a processor with SHA instructions runs is nearer to it.
 Needs ``valgrind``; slow (about 50 times the uninstrumented run): keep ``--games`` small.
@@ -40,8 +41,9 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
-WORKS = ("fold", "derive", "simulate", "import", "pipeline", "project")
+WORKS = ("fold", "derive", "simulate", "import", "pipeline", "project", "replay")
 NAMES = ["ann", "bob", "cy", "di", "ed", "flo", "gus"]
 
 
@@ -52,7 +54,7 @@ def inner(work: str, games: int, players: int, reps: int) -> None:
     from replay.games.wonders_dice import GAME, simulate_game
 
     gc.disable()
-    if work in ("import", "pipeline", "project"):
+    if work in ("import", "pipeline", "project", "replay"):
         archived(work, games, reps)
         return
     if work == "simulate":
@@ -77,7 +79,8 @@ def inner(work: str, games: int, players: int, reps: int) -> None:
 def archived(work: str, games: int, reps: int) -> None:
     """``import``: simulated games of 2-4 players appended to new archives in batches of 100 (chained, encoded,
     written, committed); ``pipeline``: :func:`simulate_games` into a new archive (one process), the games and
-    the archive both; ``project``: every game of an archive projected again, one process."""
+    the archive both; ``project``: every game of an archive projected again, one process; ``replay``: an archive's
+    events read and every game replayed with its checks (``fold``'s games)."""
     from replay.archive import NEW_STREAM, Archive, StreamAppend
     from replay.games.wonders_dice import GAME, simulate_game
     from replay.services.simulation import simulate_games
@@ -91,6 +94,20 @@ def archived(work: str, games: int, reps: int) -> None:
             project(archive, [GAME], rebuild=True)  # warm-up
             for _ in range(reps):
                 project(archive, [GAME], rebuild=True)
+            return
+        if work == "replay":
+            from replay.driver import Replay
+
+            archive = Archive.init(Path(tmp) / "a")
+            logs = [simulate_game(f"g{i:06d}", NAMES[:2 + i % 6], 1_000 + i, ("random",)) for i in range(games)]
+            archive.append_many([StreamAppend(g[0].game_id, NEW_STREAM, g) for g in logs])
+            library = GAME.library()
+            for _ in range(1 + reps):  # the first a warm-up
+                read: dict[str, list[Any]] = {}
+                for event in archive.iter_events(GAME.kind):
+                    read.setdefault(event.game_id, []).append(event)
+                for events in read.values():
+                    Replay(GAME, library, level="collect").run(events)
             return
         if work == "pipeline":
             simulate_games(GAME, Archive.init(Path(tmp) / "warm"), 5, (2, 4), ("random",), 9)
