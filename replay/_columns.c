@@ -7,9 +7,9 @@
  *
  * The array is read through the Arrow C data interface (``__arrow_c_array__``, PyCapsules). Anything
  * this code does not know (another type, a dictionary of containers, an index past its dictionary, a map
- * with a repeated key, bytes that are not UTF-8, a buffer missing) is declined: ``values`` returns None with no error
- * raised and nothing kept, and the caller converts the array with pyarrow as before, which then
- * gives what it always gave (its values, or its error). replay/columns.py loads this module.
+ * with a repeated key, bytes that are not UTF-8, a buffer missing) is declined: ``values`` returns None
+ * with no error raised and nothing kept, and the caller converts the array with pyarrow as before,
+ * which then gives what it always gave (its values, or its error). replay/columns.py loads this module.
  *
  * ``events`` makes the decoded rows (the ``Event`` tuples) from the envelope's lists and the payload
  * columns. Every container made here is untracked by the cyclic collector (``untracked`` below says
@@ -96,9 +96,9 @@ static int primitive(const char *f, enum Kind *kind) {
     }
 }
 
-/* 1: built; 0: declined (or out of memory: the caller declines the same way). */
 static int dictionary(Node *node, const struct ArrowSchema *s, const struct ArrowArray *a);
 
+/* 1: built; 0: declined (or out of memory: the caller declines the same way). */
 static int build(Node *node, const struct ArrowSchema *s, const struct ArrowArray *a) {
     const char *f = s->format;
     int64_t i, want_buffers, want_children = 0;

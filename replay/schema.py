@@ -371,9 +371,9 @@ def payload_string_columns(schema: pa.Schema, leaves: Sequence[str]) -> list[str
     Why: a log repeats a few strings (die ids, faces, step kinds, buildings) in every event. Read as they are
     stored, dictionary-encoded, Parquet hands over indices instead of copying each string, and the decoder
     makes each distinct value once (replay/_columns.c) instead of once per row: reading and decoding ×1.17 fewer
-    instructions (docs/performance.md, "Eighteenth pass"). pyarrow makes such nested dictionary columns of one chunk only,
-    hence one row group a read. Maps are left out: their keys are checked for repeats, which is the pyarrow
-    conversion's business."""
+    instructions (docs/performance.md, "Eighteenth pass"). pyarrow makes such nested dictionary columns of one
+    chunk only, hence one row group a read. Maps are left out: their keys are checked for repeats, which is the
+    pyarrow conversion's business."""
     out = []
     for path in leaves:
         parts = path.split(".")

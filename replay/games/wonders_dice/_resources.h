@@ -1,6 +1,6 @@
 /* PlayerState.resources counted in C, for the 7 Wonders Dice extensions (_ckernel.c, _cbots.c): one
  * count, as the property counts it (state.py: for each (building, spaces that produce a resource) of
- * the board, ``len(spaces.intersection(crossed[building]))``, summed, less the resources spent).
+ * the board, how many of those spaces are in ``crossed[building]``, summed, less the resources spent).
  *
  * Only the usual values are counted here: a tuple of (str, tuple of str) pairs, a dict of sets, str
  * spaces (an odd value could make hashing or comparing run Python code). Anything else returns 0 with
@@ -10,10 +10,11 @@
 
 #include <Python.h>
 
-/* How many items of ``items`` (a tuple, a set or a frozenset, every item an exact str) are in ``set``, into *out:
- * 1, 0 for an item that is not a str (no error set: the caller leaves it to the Python), -1 on an error. A tuple
- * is read in place (PlayerState.producers are tuples for this: a set's iterator object, made for each producer,
- * was a fifth of a fold's counting); a set through its iterator (the Barracks' crossed spaces: _shields.h). */
+/* How many items of ``items`` (a tuple, a set or a frozenset, every item an exact str) are in ``set``,
+ * into *out: 1, 0 for an item that is not a str (no error set: the caller leaves it to the Python), -1 on
+ * an error. A tuple is read in place (PlayerState.producers are tuples for this: a set's iterator object,
+ * made for each producer, was a fifth of a fold's counting); a set through its iterator (the Barracks'
+ * crossed spaces: _shields.h). */
 static int count_members(PyObject *items, PyObject *set, long *out) {
     long count = 0;
     if (PyTuple_CheckExact(items)) {
