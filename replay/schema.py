@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from . import columns as compiled_columns
 from .contract import AnyGame
 from .errors import SchemaError
-from .events import ENVELOPE_FIELDS, Event
+from .events import Event
 from .gcpause import gc_paused
 
 ENVELOPE_SCHEMA = pa.schema(
@@ -377,7 +377,7 @@ def payload_string_columns(schema: pa.Schema, leaves: Sequence[str]) -> list[str
     out = []
     for path in leaves:
         parts = path.split(".")
-        if parts[0] in ENVELOPE_FIELDS or len(parts) < 2 or schema.get_field_index(parts[0]) < 0:
+        if len(parts) < 2 or schema.get_field_index(parts[0]) < 0:  # an envelope column, or not one of the file's
             continue
         t = schema.field(parts[0]).type
         rest = parts[1:]
