@@ -13,35 +13,22 @@
 /* How many items of ``items`` (a tuple, a set or a frozenset, every item an exact str) are in ``set``,
  * into *out: 1, 0 for an item that is not a str (no error set: the caller leaves it to the Python), -1 on
  * an error. A tuple is read in place (PlayerState.producers are tuples for this: a set's iterator object,
- * made for each producer, was a fifth of a fold's counting); a set through its iterator (the Barracks'
- * crossed spaces: _shields.h). */
+ * made for each producer, was a fifth of a fold's counting); a set is first made a tuple (the Barracks'
+ * crossed spaces, counted only for an attack: _shields.h). */
 static int count_members(PyObject *items, PyObject *set, long *out) {
+    PyObject *seq = PyTuple_CheckExact(items) ? Py_NewRef(items) : PySequence_Tuple(items);
     long count = 0;
-    if (PyTuple_CheckExact(items)) {
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++) {
-            PyObject *x = PyTuple_GET_ITEM(items, i);
-            int in = PyUnicode_CheckExact(x) ? PySet_Contains(set, x) : -2; /* hashing another type could run Python */
-            if (in < 0) return in == -1 ? -1 : 0;
-            count += in;
-        }
-        *out = count;
-        return 1;
+    int rc = 1;
+    if (seq == NULL) return -1;
+    for (Py_ssize_t i = 0; rc == 1 && i < PyTuple_GET_SIZE(seq); i++) {
+        PyObject *x = PyTuple_GET_ITEM(seq, i);
+        int in = PyUnicode_CheckExact(x) ? PySet_Contains(set, x) : -2; /* hashing another type could run Python */
+        if (in < 0) rc = in == -1 ? -1 : 0;
+        else count += in;
     }
-    PyObject *it = PyObject_GetIter(items), *x;
-    if (it == NULL) return -1;
-    while ((x = PyIter_Next(it)) != NULL) {
-        int in = PyUnicode_CheckExact(x) ? PySet_Contains(set, x) : -2;
-        Py_DECREF(x);
-        if (in < 0) {
-            Py_DECREF(it);
-            return in == -1 ? -1 : 0;
-        }
-        count += in;
-    }
-    Py_DECREF(it);
-    if (PyErr_Occurred()) return -1;
-    *out = count;
-    return 1;
+    Py_DECREF(seq);
+    if (rc == 1) *out = count;
+    return rc;
 }
 
 /* The produced spaces crossed less ``spent`` into *out: 1, 0 to leave it to the property (no error
