@@ -25,7 +25,7 @@ from test_wd_direct import NAMES, OPTIONS, _damage
 from replay.driver import Replay
 from replay.errors import RuleViolation
 from replay.events import Event
-from replay.games.wonders_dice import GAME, compiled, simulate_game
+from replay.games.wonders_dice import GAME, compiled, scoring, simulate_game
 from replay.games.wonders_dice import rules as wd_rules
 from replay.games.wonders_dice.engine import board_tables
 from replay.games.wonders_dice.projector import _start_turn, checked_claims
@@ -253,13 +253,13 @@ def test_the_compiled_kernel_takes_the_usual_events() -> None:
 
 
 def test_the_compiled_step_takes_the_usual_events() -> None:
-    """``step`` (``Rules.apply_at``'s fast path: the cached position, then the action, roll or turn's
-    end) on a copy of the table before each event: it takes every roll and most actions and turn
+    """``step`` (``Rules.apply_at``'s fast path: the cached position, then the action, roll, turn's
+    end or game's end) on a copy of the table before each event: it takes every roll and most actions and turn
     ends once the positions are cached, giving the position and table the Python code gives, the seq
     recorded; it declines every other event type, and a position not cached yet, with nothing changed."""
     step = compiled.BUILT_STEP
     assert step is not None
-    taken = {"action_taken": 0, "dice_rolled": 0, "turn_ended": 0}
+    taken = {"action_taken": 0, "dice_rolled": 0, "turn_ended": 0, "game_ended": 0}
     for events in _games(12, 17):
         with compiled.use(False):
             r = Replay(GAME, level="raise")
@@ -270,7 +270,10 @@ def test_the_compiled_step_takes_the_usual_events() -> None:
                     continue
                 mine = state.copy()
                 before = GAME.rules.snapshot(mine)
-                cached = compiled.BUILT_POSITION is not None and compiled.BUILT_POSITION(e.type, e.payload) is not None
+                if e.type == "game_ended":  # no turn in its payload: the table's
+                    cached = (state.turn, None) in compiled.POSITIONS
+                else:
+                    cached = compiled.BUILT_POSITION is not None and compiled.BUILT_POSITION(e.type, e.payload) is not None
                 done = step(mine, e)
                 pure = r.push(e)
                 if done is None:
@@ -283,6 +286,7 @@ def test_the_compiled_step_takes_the_usual_events() -> None:
                 assert mine.seq == e.seq
                 assert GAME.rules.snapshot(mine) == GAME.rules.snapshot(state)
     assert taken["dice_rolled"] > 100 and taken["turn_ended"] > 100 and taken["action_taken"] > 1000
+    assert taken["game_ended"] == 12  # every game's end, its claims being right
 
 
 def test_the_rules_apply_at_is_compiled_and_calls_the_python_for_what_step_leaves() -> None:
@@ -484,3 +488,103 @@ def test_compiled_guild_condition_agrees() -> None:
             seen += 1
             refused += isinstance(compiled_way[0], tuple)
     assert seen > 100 and refused > 20
+
+
+def _end_damaged(events: list[Event], rng: random.Random) -> list[Event]:
+    """The game's end with its claims damaged (what the compiled end must leave to the Python code, which reports
+    it): a total, coins or category off, categories left out (totals only: not a claim) or of another type, a
+    seat twice or missing, the winners reordered (still right), one more or another, the tie-break another, a
+    value of another type, a key missing; or the end before the last turn is over."""
+    out = list(events)
+    p = copy.deepcopy(out[-1].payload)
+    scores, what = p["scores"], rng.randrange(14)
+    s = rng.choice(scores)
+    if what == 0:
+        s["total"] += rng.choice([-1, 1])
+    elif what == 1:
+        s["coins"] = rng.choice([s["coins"] + 1, float(s["coins"]), str(s["coins"]), True])
+    elif what == 2 and s["categories"]:
+        cat = rng.choice(sorted(s["categories"]))
+        s["categories"][cat] = rng.choice([s["categories"][cat] + 1, None, float(s["categories"][cat])])
+    elif what == 3:
+        s["categories"] = rng.choice([{}, {}, None, [], {1: 2}, {**s["categories"], "extra": 0}])
+    elif what == 4:
+        scores.append(copy.deepcopy(s))
+    elif what == 5 and len(scores) > 1:
+        scores.remove(s)
+    elif what == 6:
+        s["seat"] = rng.choice([s["seat"] + 1, -1, True, float(s["seat"]), 99])
+    elif what == 7:
+        p["winners"] = list(reversed(p["winners"])) + rng.choice([[], [], [scores[0]["seat"]]])
+    elif what == 8:
+        p["winners"] = rng.choice([[], [99], [True], ["0"], None])
+    elif what == 9:
+        p["tie_break"] = rng.choice(["none", "coins", "shared", None, 1])
+    elif what == 10:
+        p.pop(rng.choice(["scores", "winners", "tie_break"]))
+    elif what == 11:
+        s.pop(rng.choice(["seat", "total", "coins", "categories"]))
+    elif what == 12:
+        rng.shuffle(scores)  # in another order: still right
+    else:
+        out.pop(-2)  # the last turn's end missing: the game is not over
+    out[-1] = out[-1]._replace(payload=p)
+    return out
+
+
+def test_compiled_and_pure_agree_on_damaged_game_ends() -> None:
+    """120 games (1,200 with REPLAY_FUZZ=long) whose end is damaged: the table, position and problems (words
+    included) at the end the same both ways; and the kernel's end took the right ones (not a vacuous comparison)."""
+    rng = random.Random(31)
+    found = taken = 0
+    count = scaled(120, 1_200)
+    end = compiled.BUILT_STEP
+    assert end is not None
+    for events in _games(count, 32):
+        damaged = _end_damaged(events, rng)
+        pure = _trace(damaged, False, every=False)
+        assert _trace(damaged, True, every=False) == pure
+        found += bool(pure[-1][-1])
+        with compiled.use(False):
+            r = Replay(GAME, level="collect")
+            r.run(damaged[:-1])
+        state = r.state.copy()
+        if end(state, damaged[-1]) is not None:
+            taken += 1
+            assert not pure[-1][-1] and state.phase == "ended"
+    assert count // 3 < found < count and taken >= count // 20
+
+
+def test_compiled_scores_agree_with_the_python() -> None:
+    """``scores`` (``scoring.final_scores`` in C) on the end tables of 60 games under every option set, the same
+    with odd values the Python reads (a big int, a bool, an odd end effect, the highest rate per count, a Gallery
+    space not on the board): the same dicts in the same order, or None (the Python's); and it takes the usual ones."""
+    rng = random.Random(41)
+    made = [0, 0, 0, 0]
+    scores = compiled.BUILT_SCORES
+    assert scores is not None
+    for events in _games(60, 42):
+        with compiled.use(False):
+            r = Replay(GAME, level="raise")
+            r.run(events[:-1])
+        for odd in range(4):
+            state = r.state.copy()
+            p = rng.choice(state.players)
+            if odd == 1:
+                p.vp = {**p.vp, rng.choice(["military", "new"]): rng.choice([10**20, True, 2, -3])}
+            elif odd == 2:
+                p.end_effects = [*p.end_effects, rng.choice([("science", "gallery", 2), ("x", "leaders", 1),
+                                                             ("science", "agora", True), ["a", "b", 1], ("a", 1, 1)])]
+                state.options = state.options.model_copy(update={"per_space_vp": rng.choice(["max", "sum"])})
+            elif odd == 3:
+                p.crossed = {**p.crossed, "gallery": rng.choice([{"nowhere"}, ["x"], set()])}
+            with compiled.use(False):
+                try:
+                    pure: Any = json.dumps(scoring.final_scores(state))
+                except (KeyError, TypeError, AttributeError) as exc:
+                    pure = type(exc)
+            mine = scores(state)
+            if mine is not None:
+                made[odd] += 1
+                assert json.dumps(mine) == pure  # the same keys in the same order
+    assert made[0] == 60 and min(made[1:]) > 10  # every usual table, and some odd ones it can read

@@ -1670,6 +1670,25 @@ static PyObject *s_action_taken;
 #define KNOWN_SEATS 16
 static PyObject *known[KNOWN_TURNS][KNOWN_SEATS];
 
+/* The cached Position of (turn, seat) (seat None: no seat), or None for the Python code (rules.position) to make
+ * (a pair not cached yet). */
+static PyObject *cached_position(PyObject *turn, PyObject *seat) {
+    long t, k = -1; /* no seat */
+    int small = as_long(turn, &t) && 0 <= t && t < KNOWN_TURNS
+                && (seat == Py_None || (as_long(seat, &k) && 0 <= k && k < KNOWN_SEATS - 1));
+    if (small && known[t][k + 1] != NULL) return Py_NewRef(known[t][k + 1]);
+    PyObject *key = PyTuple_Pack(2, turn, seat);
+    if (key == NULL) return NULL;
+    PyObject *found = PyDict_GetItemWithError(positions, key);
+    Py_DECREF(key);
+    if (found != NULL) {
+        if (small) known[t][k + 1] = Py_NewRef(found);
+        return Py_NewRef(found);
+    }
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
 /* position(event_type, payload): the cached Position of (turn, seat), or None for the Python code
  * (rules.position) to make (an odd value, a pair not cached yet). */
 static PyObject *position(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1683,21 +1702,27 @@ static PyObject *position(PyObject *self, PyObject *const *args, Py_ssize_t narg
         seat = PyDict_GetItemWithError(p, k_player);
         if (seat == NULL || !PyLong_CheckExact(seat)) goto odd;
     }
-    long t, k = -1; /* no seat */
-    int small = as_long(turn, &t) && 0 <= t && t < KNOWN_TURNS
-                && (seat == Py_None || (as_long(seat, &k) && 0 <= k && k < KNOWN_SEATS - 1));
-    if (small && known[t][k + 1] != NULL) return Py_NewRef(known[t][k + 1]);
-    PyObject *key = PyTuple_Pack(2, turn, seat);
-    if (key == NULL) return NULL;
-    PyObject *found = PyDict_GetItemWithError(positions, key);
-    Py_DECREF(key);
-    if (found != NULL) {
-        if (small) known[t][k + 1] = Py_NewRef(found);
-        return Py_NewRef(found);
-    }
+    return cached_position(turn, seat);
 odd:
     if (PyErr_Occurred()) PyErr_Clear();
     Py_RETURN_NONE;
+}
+
+/* The game's end's cached Position: rules.position's (the table's turn, where the payload names none; no seat),
+ * or None. */
+static PyObject *end_position(PyObject *state, PyObject *p) {
+    if (positions == NULL || !PyDict_CheckExact(p)) Py_RETURN_NONE;
+    PyObject *turn = PyDict_GetItemWithError(p, s_turn);
+    if (turn != NULL) return PyLong_CheckExact(turn) ? cached_position(turn, Py_None) : Py_NewRef(Py_None);
+    if (PyErr_Occurred()) return NULL;
+    PyObject *now = get_attr(state, s_turn);
+    if (now == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *out = PyLong_CheckExact(now) ? cached_position(now, Py_None) : Py_NewRef(Py_None);
+    Py_DECREF(now);
+    return out;
 }
 
 /* ------------------------------------------------------------------ turn end */
@@ -1767,6 +1792,291 @@ static PyObject *turn_end_entry(PyObject *self, PyObject *const *args, Py_ssize_
     return turn_end(args[0], args[1]);
 }
 
+/* ------------------------------------------------------------------ the game's end: final scores */
+
+static PyObject *s_category, *s_leader, *s_per_space_vp, *s_result, *k_scores, *k_winners, *k_tie_break, *k_total,
+    *k_categories, *v_gallery, *v_max, *v_none, *v_shared, *v_ended, *s_game_ended;
+
+/* d[key] = value, a new int: 0, or -1 with an error. */
+static int set_long_item(PyObject *d, PyObject *key, long value) {
+    PyObject *v = PyLong_FromLong(value);
+    int rc = v == NULL ? -1 : PyDict_SetItem(d, key, v);
+    Py_XDECREF(v);
+    return rc;
+}
+
+/* None for a declined call, any error a failed read left cleared. */
+static PyObject *declined_value(void) {
+    if (PyErr_Occurred()) PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
+#define END_RATES 16
+/* One player's scoring.player_categories into ``out`` (a copy of the categories at 0, which it takes), its sum
+ * into *total: 1, 0 (an odd value: the Python's), -1 (an error). The same insertion order as the Python: the
+ * board's categories, then any other the VP held name, then any other an end effect names. */
+static int player_categories(Refs *R, PyObject *p, int take_max, PyObject *out, long *total) {
+    PyObject *vp = GA(p, s_vp), *board = GA(p, s_board), *crossed = GA(p, s_crossed), *end = GA(p, s_end_effects);
+    if (!vp || !board || !crossed || !end || !PyDict_CheckExact(vp) || !PyDict_CheckExact(board)
+        || !PyDict_CheckExact(crossed) || !PyList_CheckExact(end))
+        return 0;
+    Py_ssize_t pos = 0;
+    PyObject *cat, *v;
+    while (PyDict_Next(vp, &pos, &cat, &v)) { /* out[cat] = out.get(cat, 0) + vp */
+        long add, held = 0;
+        PyObject *was = PyUnicode_CheckExact(cat) ? PyDict_GetItemWithError(out, cat) : NULL;
+        if (!PyUnicode_CheckExact(cat) || !as_long(v, &add) || !SMALL(add) || (was == NULL && PyErr_Occurred())
+            || (was != NULL && !as_long(was, &held)))
+            return 0;
+        if (!SMALL(held + add) || set_long_item(out, cat, held + add) < 0) return !SMALL(held + add) ? 0 : -1;
+    }
+    long leaders = 0; /* the Gallery's crossed spaces that are leaders, where the board has a Gallery */
+    PyObject *gallery = PyDict_GetItemWithError(board, v_gallery);
+    if (gallery != NULL) {
+        PyObject *spaces = GA(gallery, k_space), *mine = PyDict_GetItemWithError(crossed, v_gallery);
+        if (spaces == NULL || !PyDict_CheckExact(spaces) || (mine == NULL && PyErr_Occurred())) return 0;
+        if (mine != NULL) {
+            if (!PyAnySet_CheckExact(mine)) return 0;
+            PyObject *it = PyObject_GetIter(mine), *s;
+            if (it == NULL) return -1;
+            int bad = 0;
+            while (!bad && (s = PyIter_Next(it)) != NULL) {
+                PyObject *space = PyDict_GetItemWithError(spaces, s);
+                Py_DECREF(s); /* the set holds it */
+                PyObject *leader = space == NULL ? NULL : GA(space, s_leader);
+                int is = leader == NULL ? -1 : PyObject_IsTrue(leader);
+                if (is < 0) bad = 1; /* a space not on the board, an odd leader: the Python raises what it raises */
+                else leaders += is;
+            }
+            Py_DECREF(it);
+            if (bad || PyErr_Occurred()) return 0;
+        }
+    } else if (PyErr_Occurred()) {
+        return 0;
+    }
+    PyObject *cats[END_RATES], *counts[END_RATES];
+    long rates[END_RATES];
+    int keys = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(end); i++) { /* scoring.end_rates: summed, or the highest */
+        PyObject *e = PyList_GET_ITEM(end, i);
+        long rate;
+        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 3 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 0))
+            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 1)) || !as_long(PyTuple_GET_ITEM(e, 2), &rate) || !SMALL(rate))
+            return 0;
+        int k = 0;
+        while (k < keys && !(eq(cats[k], PyTuple_GET_ITEM(e, 0)) && eq(counts[k], PyTuple_GET_ITEM(e, 1)))) k++;
+        if (k == keys) {
+            if (keys == END_RATES) return 0;
+            cats[k] = PyTuple_GET_ITEM(e, 0); /* borrowed: the list is held */
+            counts[k] = PyTuple_GET_ITEM(e, 1);
+            rates[k] = 0;
+            keys++;
+        }
+        rates[k] = take_max ? (rate > rates[k] ? rate : rates[k]) : rates[k] + rate;
+        if (!SMALL(rates[k])) return 0;
+    }
+    for (int k = 0; k < keys; k++) {
+        long n = leaders, held = 0;
+        if (!eq(counts[k], v_leaders)) { /* p.count(counted): the spaces crossed in that building */
+            PyObject *in = PyDict_GetItemWithError(crossed, counts[k]);
+            if (in == NULL && PyErr_Occurred()) return 0;
+            n = in == NULL ? 0 : (long)PyObject_Size(in);
+            if (n < 0) return -1;
+        }
+        PyObject *was = PyDict_GetItemWithError(out, cats[k]);
+        if ((was == NULL && PyErr_Occurred()) || (was != NULL && !as_long(was, &held)) || n > 100000) return 0;
+        long long now = (long long)held + (long long)rates[k] * n; /* a C long may be 32 bits */
+        if (!SMALL(now)) return 0;
+        if (set_long_item(out, cats[k], (long)now) < 0) return -1;
+    }
+    pos = 0;
+    long long sum = 0;
+    while (PyDict_Next(out, &pos, &cat, &v)) {
+        long x;
+        if (!as_long(v, &x) || !SMALL(x)) return 0;
+        sum += x;
+    }
+    *total = (long)sum;
+    return SMALL(sum);
+}
+
+/* The board's categories at 0, in order (scoring._zeroes): a new dict, None (odd) or NULL (an error). */
+static PyObject *zeroes(Refs *R, PyObject *board) {
+    if (board == NULL || !PyDict_CheckExact(board)) return Py_NewRef(Py_None);
+    PyObject *out = PyDict_New(), *zero = PyLong_FromLong(0);
+    if (out == NULL || zero == NULL) goto error;
+    Py_ssize_t pos = 0;
+    PyObject *key, *b;
+    while (PyDict_Next(board, &pos, &key, &b)) {
+        PyObject *cat = GA(b, s_category);
+        if (cat == NULL || !PyUnicode_CheckExact(cat)) {
+            Py_DECREF(out);
+            Py_DECREF(zero);
+            if (PyErr_Occurred()) PyErr_Clear();
+            return Py_NewRef(Py_None);
+        }
+        if (PyDict_SetDefault(out, cat, zero) == NULL) goto error;
+    }
+    if (PyDict_SetDefault(out, v_bonus, zero) == NULL) goto error;
+    Py_DECREF(zero);
+    return out;
+error:
+    Py_XDECREF(out);
+    Py_XDECREF(zero);
+    return NULL;
+}
+
+/* scoring.final_scores' result ({"scores": [{"seat", "total", "coins", "categories"}...], "winners",
+ * "tie_break"}), the same dicts in the same order: a new dict, None (declined: an odd value) or NULL. */
+#define MAXSEATS 64
+static PyObject *scores_of(Refs *R, PyObject *state) {
+    PyObject *players = GA(state, s_players), *options = GA(state, s_options);
+    PyObject *per = options ? GA(options, s_per_space_vp) : NULL;
+    if (!players || !per || !PyList_CheckExact(players) || PyList_GET_SIZE(players) == 0
+        || PyList_GET_SIZE(players) > MAXSEATS || !PyUnicode_CheckExact(per))
+        return declined_value();
+    Py_ssize_t n = PyList_GET_SIZE(players);
+    long totals[MAXSEATS], coins[MAXSEATS], best_total = LONG_MIN, best_coins = LONG_MIN;
+    int top = 0, won = 0, ok = 1;
+    PyObject *scores = NULL, *winners = NULL, *result = NULL;
+    PyObject *zero_cats = zeroes(R, GA(PyList_GET_ITEM(players, 0), s_board));
+    if (zero_cats == NULL || zero_cats == Py_None) return zero_cats;
+    if ((scores = PyList_New(n)) == NULL) ok = -1;
+    for (Py_ssize_t i = 0; i < n && ok == 1; i++) { /* scoring.player_categories, each player's score */
+        PyObject *p = PyList_GET_ITEM(players, i), *seat = GA(p, s_seat), *coins_o = GA(p, s_coins);
+        PyObject *cats = PyDict_Copy(zero_cats), *score = NULL, *total_o = NULL;
+        if (cats == NULL) ok = -1;
+        else if (!seat || !PyLong_CheckExact(seat) || !as_long(coins_o, &coins[i])) ok = 0;
+        else ok = player_categories(R, p, eq(per, v_max), cats, &totals[i]);
+        if (ok == 1 && ((total_o = PyLong_FromLong(totals[i])) == NULL || (score = PyDict_New()) == NULL
+                        || PyDict_SetItem(score, s_seat, seat) < 0 || PyDict_SetItem(score, k_total, total_o) < 0
+                        || PyDict_SetItem(score, s_coins, coins_o) < 0 || PyDict_SetItem(score, k_categories, cats) < 0))
+            ok = -1;
+        Py_XDECREF(cats);
+        Py_XDECREF(total_o);
+        if (score != NULL) PyList_SET_ITEM(scores, i, score); /* the list takes it (a NULL slot stays NULL) */
+        if (ok == 1 && totals[i] > best_total) best_total = totals[i];
+    }
+    if (ok == 1) { /* the winners: the best total, then the most coins among them (final_scores' tie-break) */
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (totals[i] == best_total) {
+                top++;
+                if (coins[i] > best_coins) best_coins = coins[i];
+            }
+        if ((winners = PyList_New(0)) == NULL) ok = -1;
+        for (Py_ssize_t i = 0; i < n && ok == 1; i++)
+            if (totals[i] == best_total && coins[i] == best_coins) {
+                won++;
+                if (PyList_Append(winners, PyDict_GetItem(PyList_GET_ITEM(scores, i), s_seat)) < 0) ok = -1;
+            }
+    }
+    if (ok == 1 && (result = PyDict_New()) != NULL) {
+        PyObject *tie = top == 1 ? v_none : won == 1 ? s_coins : v_shared;
+        if (PyDict_SetItem(result, k_scores, scores) < 0 || PyDict_SetItem(result, k_winners, winners) < 0
+            || PyDict_SetItem(result, k_tie_break, tie) < 0)
+            Py_CLEAR(result);
+    }
+    Py_DECREF(zero_cats);
+    Py_XDECREF(scores);
+    Py_XDECREF(winners);
+    if (ok == 0) return declined_value();
+    return result; /* NULL with the error when ok is -1 or the result could not be made */
+}
+
+/* scores(state): scores_of's entry (scoring.final_scores calls it): the result, or None for the Python. */
+static PyObject *scores_entry(PyObject *self, PyObject *state) {
+    Refs refs;
+    refs_empty(&refs);
+    PyObject *out = scores_of(&refs, state);
+    release(&refs);
+    return out;
+}
+
+/* Whether two values are equal as == says (0 too when comparing them raises: the Python's to report). */
+static int same(PyObject *a, PyObject *b) {
+    int r = PyObject_RichCompareBool(a, b, Py_EQ);
+    if (r < 0) PyErr_Clear();
+    return r > 0;
+}
+
+/* projector._game_end's comparison of the claims with the result, for plain claims: 1 when they agree
+ * (_normal of both equal: each seat's total, coins and, where claimed, categories; the winners in any
+ * order; the tie-break), 0 otherwise or for anything odd (the Python then compares and reports). */
+static int claims_agree(PyObject *result, PyObject *p) {
+    PyObject *scores = PyDict_GetItemWithError(p, k_scores), *winners = PyDict_GetItemWithError(p, k_winners);
+    PyObject *tie = PyDict_GetItemWithError(p, k_tie_break);
+    PyObject *mine = PyDict_GetItem(result, k_scores), *my_winners = PyDict_GetItem(result, k_winners);
+    if (PyErr_Occurred()) PyErr_Clear();
+    if (!scores || !winners || !tie || !PyList_CheckExact(scores) || !PyList_CheckExact(winners)
+        || PyList_GET_SIZE(scores) != PyList_GET_SIZE(mine) || PyList_GET_SIZE(winners) != PyList_GET_SIZE(my_winners)
+        || !same(tie, PyDict_GetItem(result, k_tie_break)))
+        return 0;
+    Py_ssize_t n = PyList_GET_SIZE(mine);
+    char seen[MAXSEATS] = {0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *s = PyList_GET_ITEM(scores, i);
+        if (!PyDict_CheckExact(s)) return 0;
+        PyObject *seat = PyDict_GetItemWithError(s, s_seat), *total = PyDict_GetItemWithError(s, k_total);
+        PyObject *coins = PyDict_GetItemWithError(s, s_coins), *cats = PyDict_GetItemWithError(s, k_categories);
+        if (PyErr_Occurred()) PyErr_Clear();
+        if (!seat || !total || !coins || !cats || !PyLong_CheckExact(seat) || !PyDict_CheckExact(cats)) return 0;
+        Py_ssize_t j = 0;
+        while (j < n && (seen[j] || !same(seat, PyDict_GetItem(PyList_GET_ITEM(mine, j), s_seat)))) j++;
+        if (j == n) return 0; /* a seat claimed twice, or not at the table */
+        seen[j] = 1;
+        PyObject *ours = PyList_GET_ITEM(mine, j);
+        if (!same(total, PyDict_GetItem(ours, k_total)) || !same(coins, PyDict_GetItem(ours, s_coins))) return 0;
+        if (PyDict_GET_SIZE(cats) == 0) continue; /* totals only: the categories are not a claim */
+        Py_ssize_t pos = 0;
+        PyObject *key, *v;
+        while (PyDict_Next(cats, &pos, &key, &v))
+            if (!PyUnicode_CheckExact(key)) return 0; /* keys _normal could not sort as it sorts ours */
+        if (!same(cats, PyDict_GetItem(ours, k_categories))) return 0;
+    }
+    long claimed[MAXSEATS], ours[MAXSEATS];
+    Py_ssize_t w = PyList_GET_SIZE(winners);
+    if (w > MAXSEATS) return 0;
+    for (Py_ssize_t i = 0; i < w; i++)
+        if (!as_long(PyList_GET_ITEM(winners, i), &claimed[i]) || !as_long(PyList_GET_ITEM(my_winners, i), &ours[i]))
+            return 0;
+    char used[MAXSEATS] = {0};
+    for (Py_ssize_t i = 0; i < w; i++) { /* sorted(claimed) == sorted(ours): each of ours matched once */
+        Py_ssize_t j = 0;
+        while (j < w && (used[j] || claimed[j] != ours[i])) j++;
+        if (j == w) return 0;
+        used[j] = 1;
+    }
+    return 1;
+}
+
+/* projector._game_end for a game that ends as it should: in the phase "over", its claims all right. The
+ * result kept, the phase "ended": [] (no problem); None (declined, nothing changed: the Python then does it all,
+ * and reports any claim that is wrong). */
+static PyObject *game_end(PyObject *state, PyObject *p) {
+    Refs refs;
+    refs_empty(&refs);
+#define R (&refs)
+    PyObject *phase = GA(state, s_phase);
+    NEED(phase && eq(phase, v_over) && PyDict_CheckExact(p));
+    PyObject *result = keep(R, scores_of(R, state));
+    if (result == NULL) {
+        if (PyErr_Occurred()) goto error;
+        goto decline; /* the Refs were full */
+    }
+    NEED(result != Py_None && claims_agree(result, p));
+    /* ---- from here on the table changes */
+    if (set_attr(state, s_result, result) < 0 || set_attr(state, s_phase, v_ended) < 0) goto error;
+    release(&refs);
+    return PyList_New(0);
+
+decline:
+    return declined(&refs);
+
+error:
+    return failed(&refs);
+#undef R
+}
+
 /* ------------------------------------------------------------------ step: position and apply */
 
 /* step(state, event): rules.position, then the compiled cases of projector.apply, in one call
@@ -1784,11 +2094,13 @@ static PyObject *step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *seq = PyTuple_GET_ITEM(event, 1), *type = PyTuple_GET_ITEM(event, 3);
     PyObject *at[2] = {type, PyTuple_GET_ITEM(event, 5)};
     int is_action = eq(type, s_action_taken), is_roll = !is_action && eq(type, s_dice_rolled);
-    if (!is_action && !is_roll && !eq(type, s_turn_ended)) Py_RETURN_NONE;
-    PyObject *where = position(self, at, 2);
+    int is_end = !is_action && !is_roll && !eq(type, s_turn_ended);
+    if (is_end && !eq(type, s_game_ended)) Py_RETURN_NONE;
+    PyObject *where = is_end ? end_position(state, at[1]) : position(self, at, 2);
     if (where == NULL || where == Py_None) return where;
     PyObject *on[2] = {state, at[1]};
-    PyObject *done = is_action ? action(self, on, 2) : is_roll ? roll(self, on, 2) : turn_end(state, at[1]), *out = NULL;
+    PyObject *done = is_action ? action(self, on, 2) : is_roll ? roll(self, on, 2)
+                     : is_end ? game_end(state, at[1]) : turn_end(state, at[1]), *out = NULL;
     if (done == NULL || done == Py_None) {
         Py_DECREF(where);
         return done;
@@ -1898,6 +2210,8 @@ static PyMethodDef methods[] = {
      "roll(state, payload): True, the roll applied, or None, nothing changed"},
     {"start_turn", (PyCFunction)(void (*)(void))start_turn_entry, METH_FASTCALL,
      "start_turn(state, roll, turn): True, the turn started with the dice rolled, or None, nothing changed"},
+    {"scores", (PyCFunction)scores_entry, METH_O,
+     "scores(state): scoring.final_scores' result, or None (an odd value: the Python's)"},
     {"turn_end", (PyCFunction)(void (*)(void))turn_end_entry, METH_FASTCALL,
      "turn_end(state, payload): True, the turn's usual end applied, or None, nothing changed"},
     {NULL, NULL, 0, NULL},
@@ -1947,6 +2261,10 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(s_free_die, "free_die"); INTERN(s_free_action_wonder, "free_action_wonder");
     INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
     INTERN(s_wonder_keys, "wonder_keys"); INTERN(s_keys, "keys"); INTERN(s_die_keys, "die_keys");
+    INTERN(s_category, "category"); INTERN(s_leader, "leader"); INTERN(s_per_space_vp, "per_space_vp");
+    INTERN(s_result, "result"); INTERN(k_scores, "scores"); INTERN(k_winners, "winners"); INTERN(k_tie_break, "tie_break");
+    INTERN(k_total, "total"); INTERN(k_categories, "categories"); INTERN(v_gallery, "gallery"); INTERN(v_max, "max");
+    INTERN(v_none, "none"); INTERN(v_shared, "shared"); INTERN(v_ended, "ended"); INTERN(s_game_ended, "game_ended");
     INTERN(s_cross_keys, "cross_keys"); INTERN(s_cross_lanes, "cross_lanes"); INTERN(s_extra_action_pass, "extra_action_pass");
     return PyModule_Create(&module);
 }

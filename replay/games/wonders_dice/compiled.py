@@ -65,7 +65,7 @@ def _load() -> tuple[Any, str]:
 
 
 _ENTRIES = ("action", "roll", "position", "trusted_action", "step", "turn_end", "start_turn", "apply_at", "link",
-            "link_bots")
+            "link_bots", "scores")
 """What this module takes from the extension."""
 
 
@@ -79,6 +79,7 @@ BUILT_STEP: Step | None = _KERNEL.step if _KERNEL else None
 BUILT_TURN_END: Kernel | None = _KERNEL.turn_end if _KERNEL else None
 BUILT_START_TURN: StartTurn | None = _KERNEL.start_turn if _KERNEL else None
 BUILT_APPLY_AT: ApplyAt | None = _KERNEL.apply_at if _KERNEL else None
+BUILT_SCORES: Callable[[Any], dict[str, Any] | None] | None = _KERNEL.scores if _KERNEL else None
 
 ACTION: Kernel | None = None if PURE else BUILT_ACTION
 """``action(state, payload)``: None (declined, nothing changed), a list (the action applied, its
@@ -96,8 +97,8 @@ call): a random bot's step, whose questions it answers as that bot would (the sa
 state: :func:`bot_answers`), appending each answer's step dict to ``steps``; when it declines, ``steps`` and the
 generator are as they were."""
 STEP: Step | None = None if PURE else BUILT_STEP
-"""``step(state, event)``: ``position`` then ``action``, ``roll`` or the turn's usual end in one call, for ``Rules.apply_at``:
-(position, []) (applied, the claims all right), (position, paid, VP) (applied, the claims for the
+"""``step(state, event)``: ``position`` then ``action``, ``roll``, the turn's usual end or the game's in one call, for
+``Rules.apply_at``: (position, []) (applied, the claims all right), (position, paid, VP) (applied, the claims for the
 Python code to check) or None (not cached, another event type, or declined: nothing changed)."""
 APPLY_AT: ApplyAt | None = None if PURE else BUILT_APPLY_AT
 """``apply_at(state, event)``: ``WondersDiceRules.apply_at`` in one call, without its Python frame (``step``, and
@@ -108,6 +109,9 @@ or None (declined, nothing changed: a table of other types)."""
 TURN_END: Kernel | None = None if PURE else BUILT_TURN_END
 """``turn_end(state, payload)``: the usual end of a turn (``step``'s, without a position: the simulation's
 ``turn_ended``), True; or None (declined, nothing changed: an Agora to settle, a swap waiting, an odd value)."""
+SCORES = None if PURE else BUILT_SCORES
+"""``scores(state)``: :func:`scoring.final_scores`' result, the same dicts in the same order, or None (an odd value:
+the Python's). ``step`` ends a game with it when the phase is "over" and the claims agree with it."""
 
 
 def active() -> bool:
@@ -118,15 +122,15 @@ def active() -> bool:
 @contextmanager
 def use(compiled: bool) -> Iterator[bool]:
     """The compiled kernel on (where built) or off for a while; yields whether it is on."""
-    global ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN
-    saved = ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN
+    global ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN, SCORES
+    saved = ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN, SCORES
     built = (BUILT_ACTION, BUILT_ROLL, BUILT_POSITION, BUILT_TRUSTED, BUILT_STEP, BUILT_TURN_END, BUILT_APPLY_AT,
-             BUILT_START_TURN)
-    ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN = built if compiled else (None,) * 8
+             BUILT_START_TURN, BUILT_SCORES)
+    ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN, SCORES = built if compiled else (None,) * 9
     try:
         yield ACTION is not None
     finally:
-        ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN = saved
+        ACTION, ROLL, POSITION, TRUSTED, STEP, TURN_END, APPLY_AT, START_TURN, SCORES = saved
 
 
 def bot_answers(on: bool) -> bool:

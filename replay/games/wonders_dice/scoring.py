@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import compiled
 from .rules_data import Building
 from .state import GameState, PlayerState
 
@@ -51,6 +52,13 @@ def end_rates(state: GameState, p: PlayerState) -> dict[tuple[str, str], int]:
 
 
 def final_scores(state: GameState) -> dict[str, Any]:
+    """Each player's score (total, coins, VP by category) and the winners. The compiled kernel makes the same
+    dicts where it is built (this code is its reference: ``tests/test_wd_compiled.py``)."""
+    fast = compiled.SCORES
+    if fast is not None:
+        made = fast(state)
+        if made is not None:
+            return made
     scores: list[dict[str, Any]] = []
     for p in state.players:
         cats = player_categories(state, p)
