@@ -967,12 +967,26 @@ def new_state(rules: Ruleset, options: Options, seats: list[dict[str, Any]]) -> 
             seat=s["seat"], name=s["name"], city=s["city"], coins=rules.start.coins, board=board,
             bonuses=[False] * len(rules.bonus_slots.slots),
         ))
-    forum: dict[str, str] = {}
-    counts: dict[str, int] = {}
-    for colour in rules.start.dice:
-        counts[colour] = counts.get(colour, 0) + 1
-    seen: dict[str, int] = {}
-    for colour in rules.start.dice:
-        seen[colour] = seen.get(colour, 0) + 1
-        forum[f"{colour}{seen[colour]}" if counts[colour] > 1 else colour] = colour
-    return GameState(rules=rules, options=options, players=players, forum=forum)
+    return GameState(rules=rules, options=options, players=players, forum=dict(_start_forum(rules.start.dice)))
+
+
+_FORUMS: dict[int, tuple[Any, dict[str, str]]] = {}
+
+
+def _start_forum(dice: Any) -> dict[str, str]:
+    """The Forum at the start (die id -> colour: a colour rolled with several dice numbers them, ``grey1``), made once
+    per pack's dice (copy before changing)."""
+    found = _FORUMS.get(id(dice))
+    if found is None or found[0] is not dice:
+        forum: dict[str, str] = {}
+        counts: dict[str, int] = {}
+        for colour in dice:
+            counts[colour] = counts.get(colour, 0) + 1
+        seen: dict[str, int] = {}
+        for colour in dice:
+            seen[colour] = seen.get(colour, 0) + 1
+            forum[f"{colour}{seen[colour]}" if counts[colour] > 1 else colour] = colour
+        if len(_FORUMS) > 64:
+            _FORUMS.clear()
+        found = _FORUMS[id(dice)] = (dice, forum)
+    return found[1]

@@ -12,6 +12,21 @@ from replay.canonical import canonical_json
 from .rules_data import Building, Options, Ruleset
 
 
+_PRODUCERS: dict[int, tuple[dict[str, Building], tuple[tuple[str, tuple[str, ...]], ...]]] = {}
+
+
+def producers_of(board: dict[str, Building]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(building, the spaces that produce a resource, sorted) of a board: rules data, made once per board (every
+    game's start makes a player of each seat; the board is the pack's, shared)."""
+    found = _PRODUCERS.get(id(board))
+    if found is None or found[0] is not board:
+        if len(_PRODUCERS) > 64:
+            _PRODUCERS.clear()
+        found = _PRODUCERS[id(board)] = (board, tuple((b.id, tuple(sorted(b.resource_spaces)))
+                                                      for b in board.values() if b.resource_spaces))
+    return found[1]
+
+
 @dataclass(slots=True)
 class PlayerState:
     seat: int
@@ -37,8 +52,7 @@ class PlayerState:
 
     def __post_init__(self) -> None:
         if not self.producers:
-            self.producers = tuple((b.id, tuple(sorted(b.resource_spaces))) for b in self.board.values()
-                                   if b.resource_spaces)
+            self.producers = producers_of(self.board)
 
     @property
     def resources(self) -> int:
