@@ -1792,6 +1792,51 @@ static PyObject *turn_end_entry(PyObject *self, PyObject *const *args, Py_ssize_
     return turn_end(args[0], args[1]);
 }
 
+/* ------------------------------------------------------------------ a special die swapped in */
+
+static PyObject *k_replaces, *v_grey, *s_special_die_swapped;
+
+/* projector._swap for a swap as it should be: in the swaps phase, the die waiting to enter, a grey die of the
+ * Forum replaced. The Forum rebuilt in its order with the special die in the grey one's place, the die no longer
+ * waiting: True; or None (declined, nothing changed: the Python then reports what is wrong). */
+static PyObject *swap(PyObject *state, PyObject *p) {
+    Refs refs;
+    refs_empty(&refs);
+#define R (&refs)
+    PyObject *phase = GA(state, s_phase), *forum_now = NULL;
+    NEED(phase && eq(phase, v_swaps) && PyDict_CheckExact(p));
+    PyObject *die = PyDict_GetItemWithError(p, s_die), *replaces = PyDict_GetItemWithError(p, k_replaces);
+    NEED(die && replaces && PyUnicode_CheckExact(die) && PyUnicode_CheckExact(replaces));
+    PyObject *waiting = GA(state, s_pending_swaps), *forum = GA(state, s_forum);
+    NEED(waiting && PyList_CheckExact(waiting) && forum && PyDict_CheckExact(forum));
+    Py_ssize_t at = 0, n = PyList_GET_SIZE(waiting);
+    for (; at < n && !eq(PyList_GET_ITEM(waiting, at), die); at++)
+        NEED(PyUnicode_CheckExact(PyList_GET_ITEM(waiting, at))); /* list.remove's == on strs only */
+    NEED(at < n);
+    PyObject *colour = PyDict_GetItemWithError(forum, replaces);
+    NEED(colour && eq(colour, v_grey));
+    forum_now = keep(R, PyDict_New());
+    if (forum_now == NULL) goto error;
+    Py_ssize_t pos = 0;
+    PyObject *d, *c;
+    while (PyDict_Next(forum, &pos, &d, &c)) {
+        NEED(PyUnicode_CheckExact(d));
+        int here = eq(d, replaces);
+        if (PyDict_SetItem(forum_now, here ? die : d, here ? die : c) < 0) goto error;
+    }
+    /* ---- from here on the table changes */
+    if (set_attr(state, s_forum, forum_now) < 0 || PySequence_DelItem(waiting, at) < 0) goto error;
+    release(&refs);
+    Py_RETURN_TRUE;
+
+decline:
+    return declined(&refs);
+
+error:
+    return failed(&refs);
+#undef R
+}
+
 /* ------------------------------------------------------------------ the game's end: final scores */
 
 static PyObject *s_category, *s_leader, *s_per_space_vp, *s_result, *k_scores, *k_winners, *k_tie_break, *k_total,
@@ -2081,7 +2126,7 @@ error:
 
 /* step(state, event): rules.position, then the compiled cases of projector.apply, in one call
  * (rules.apply_at: a fold's calls around the rules cost about as much as the kernel's own work),
- * and projector._turn_end's usual case (turn_end).
+ * and the usual case of projector._turn_end (turn_end), _swap (swap) and _game_end (game_end).
  * (position, []) when the event was applied with its claims all right; (position, paid, vp) when
  * the action was applied and its claims are for the Python code to check (it then records the seq);
  * None, nothing changed, for anything else (a position not cached yet, another event type, an action
@@ -2094,12 +2139,13 @@ static PyObject *step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *seq = PyTuple_GET_ITEM(event, 1), *type = PyTuple_GET_ITEM(event, 3);
     PyObject *at[2] = {type, PyTuple_GET_ITEM(event, 5)};
     int is_action = eq(type, s_action_taken), is_roll = !is_action && eq(type, s_dice_rolled);
-    int is_end = !is_action && !is_roll && !eq(type, s_turn_ended);
+    int is_swap = !is_action && !is_roll && eq(type, s_special_die_swapped);
+    int is_end = !is_action && !is_roll && !is_swap && !eq(type, s_turn_ended);
     if (is_end && !eq(type, s_game_ended)) Py_RETURN_NONE;
     PyObject *where = is_end ? end_position(state, at[1]) : position(self, at, 2);
     if (where == NULL || where == Py_None) return where;
     PyObject *on[2] = {state, at[1]};
-    PyObject *done = is_action ? action(self, on, 2) : is_roll ? roll(self, on, 2)
+    PyObject *done = is_action ? action(self, on, 2) : is_roll ? roll(self, on, 2) : is_swap ? swap(state, at[1])
                      : is_end ? game_end(state, at[1]) : turn_end(state, at[1]), *out = NULL;
     if (done == NULL || done == Py_None) {
         Py_DECREF(where);
@@ -2261,6 +2307,7 @@ PyMODINIT_FUNC PyInit__ckernel(void) {
     INTERN(s_free_die, "free_die"); INTERN(s_free_action_wonder, "free_action_wonder");
     INTERN(s_count, "count"); INTERN(s_buildings, "buildings"); INTERN(v_per_space, "per_space"); INTERN(v_unlock, "unlock");
     INTERN(s_wonder_keys, "wonder_keys"); INTERN(s_keys, "keys"); INTERN(s_die_keys, "die_keys");
+    INTERN(k_replaces, "replaces"); INTERN(v_grey, "grey"); INTERN(s_special_die_swapped, "special_die_swapped");
     INTERN(s_category, "category"); INTERN(s_leader, "leader"); INTERN(s_per_space_vp, "per_space_vp");
     INTERN(s_result, "result"); INTERN(k_scores, "scores"); INTERN(k_winners, "winners"); INTERN(k_tie_break, "tie_break");
     INTERN(k_total, "total"); INTERN(k_categories, "categories"); INTERN(v_gallery, "gallery"); INTERN(v_max, "max");

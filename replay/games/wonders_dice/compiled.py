@@ -97,7 +97,7 @@ call): a random bot's step, whose questions it answers as that bot would (the sa
 state: :func:`bot_answers`), appending each answer's step dict to ``steps``; when it declines, ``steps`` and the
 generator are as they were."""
 STEP: Step | None = None if PURE else BUILT_STEP
-"""``step(state, event)``: ``position`` then ``action``, ``roll``, the turn's usual end or the game's in one call, for
+"""``step(state, event)``: ``position`` then ``action``, ``roll``, a swap, the turn's usual end or the game's in one call, for
 ``Rules.apply_at``: (position, []) (applied, the claims all right), (position, paid, VP) (applied, the claims for the
 Python code to check) or None (not cached, another event type, or declined: nothing changed)."""
 APPLY_AT: ApplyAt | None = None if PURE else BUILT_APPLY_AT

@@ -11,7 +11,6 @@ from replay.canonical import canonical_json
 
 from .rules_data import Building, Options, Ruleset
 
-
 _PRODUCERS: dict[int, tuple[dict[str, Building], tuple[tuple[str, tuple[str, ...]], ...]]] = {}
 
 
