@@ -17,7 +17,8 @@ setup(
             ["replay/games/wonders_dice/_ckernel.c"],
             # shared with _cbots: rebuilt when they change, and carried in the sdist
             depends=["replay/games/wonders_dice/_attrs.h", "replay/games/wonders_dice/_resources.h",
-                     "replay/games/wonders_dice/_shields.h", "replay/games/wonders_dice/_lent.h"],
+                     "replay/games/wonders_dice/_shields.h", "replay/games/wonders_dice/_lent.h",
+                     "replay/games/wonders_dice/_end_rates.h"],
             optional=True,
         ),
         Extension(  # the bots' listing and shuffle (replay/games/wonders_dice/cbots.py), the same way optional
@@ -31,7 +32,7 @@ setup(
             "replay.games.wonders_dice._crows",
             ["replay/games/wonders_dice/_crows.c"],
             depends=["replay/games/wonders_dice/_attrs.h", "replay/games/wonders_dice/_resources.h",
-                     "replay/games/wonders_dice/_shields.h"],
+                     "replay/games/wonders_dice/_shields.h", "replay/games/wonders_dice/_end_rates.h"],
             optional=True,
         ),
         Extension(

@@ -45,6 +45,7 @@
 #include "_attrs.h" /* get_attr, set_attr: the state's slots and pack parts read cheaply */
 #include "_resources.h" /* count_produced: PlayerState.resources, as _cbots.c counts it */
 #include "_shields.h"   /* count_shields: PlayerState.shields, as _crows.c counts them */
+#include "_end_rates.h" /* end_rates: scoring.end_rates, as _crows.c reads them */
 #include "_lent.h"      /* the bots' draws and candidate check, lent by _cbots.c: a simulated random bot's answers */
 #include <string.h>
 
@@ -1856,7 +1857,6 @@ static PyObject *declined_value(void) {
     Py_RETURN_NONE;
 }
 
-#define END_RATES 16
 /* One player's scoring.player_categories into ``out`` (a copy of the categories at 0, which it takes), its sum
  * into *total: 1, 0 (an odd value: the Python's), -1 (an error). The same insertion order as the Python: the
  * board's categories, then any other the VP held name, then any other an end effect names. */
@@ -1899,40 +1899,21 @@ static int player_categories(Refs *R, PyObject *p, int take_max, PyObject *out, 
     } else if (PyErr_Occurred()) {
         return 0;
     }
-    PyObject *cats[END_RATES], *counts[END_RATES];
-    long rates[END_RATES];
-    int keys = 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(end); i++) { /* scoring.end_rates: summed, or the highest */
-        PyObject *e = PyList_GET_ITEM(end, i);
-        long rate;
-        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 3 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 0))
-            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 1)) || !as_long(PyTuple_GET_ITEM(e, 2), &rate) || !SMALL(rate))
-            return 0;
-        int k = 0;
-        while (k < keys && !(eq(cats[k], PyTuple_GET_ITEM(e, 0)) && eq(counts[k], PyTuple_GET_ITEM(e, 1)))) k++;
-        if (k == keys) {
-            if (keys == END_RATES) return 0;
-            cats[k] = PyTuple_GET_ITEM(e, 0); /* borrowed: the list is held */
-            counts[k] = PyTuple_GET_ITEM(e, 1);
-            rates[k] = 0;
-            keys++;
-        }
-        rates[k] = take_max ? (rate > rates[k] ? rate : rates[k]) : rates[k] + rate;
-        if (!SMALL(rates[k])) return 0;
-    }
-    for (int k = 0; k < keys; k++) {
+    EndRates rates;
+    if (!end_rates(end, take_max, &rates)) return 0;
+    for (int k = 0; k < rates.n; k++) {
         long n = leaders, held = 0;
-        if (!eq(counts[k], v_leaders)) { /* p.count(counted): the spaces crossed in that building */
-            PyObject *in = PyDict_GetItemWithError(crossed, counts[k]);
+        if (!eq(rates.counted[k], v_leaders)) { /* p.count(counted): the spaces crossed in that building */
+            PyObject *in = PyDict_GetItemWithError(crossed, rates.counted[k]);
             if (in == NULL && PyErr_Occurred()) return 0;
             n = in == NULL ? 0 : (long)PyObject_Size(in);
             if (n < 0) return -1;
         }
-        PyObject *was = PyDict_GetItemWithError(out, cats[k]);
+        PyObject *was = PyDict_GetItemWithError(out, rates.category[k]);
         if ((was == NULL && PyErr_Occurred()) || (was != NULL && !as_long(was, &held)) || n > 100000) return 0;
-        long long now = (long long)held + (long long)rates[k] * n; /* a C long may be 32 bits */
+        long long now = (long long)held + (long long)rates.rate[k] * n; /* a C long may be 32 bits */
         if (!SMALL(now)) return 0;
-        if (set_long_item(out, cats[k], (long)now) < 0) return -1;
+        if (set_long_item(out, rates.category[k], (long)now) < 0) return -1;
     }
     pos = 0;
     long long sum = 0;

@@ -26,6 +26,7 @@
 #include "_attrs.h"     /* get_attr: the state's slots and pack parts read cheaply, as the kernel reads them */
 #include "_resources.h" /* count_produced: PlayerState.resources */
 #include "_shields.h"   /* count_shields: PlayerState.shields, as the kernel counts them */
+#include "_end_rates.h" /* end_rates: scoring.end_rates, as the kernel reads them */
 
 static PyObject *player_type = NULL; /* state.PlayerState, set by setup() */
 static PyObject *defence = NULL;     /* engine.defence, set by setup() */
@@ -431,43 +432,20 @@ static int counted_spaces(Held *h, PyObject *crossed, PyObject *board, PyObject 
     return PyErr_Occurred() ? -1 : ok;
 }
 
-#define END_KEYS 16
 /* analytics._vp for a player with end effects: sum(vp.values()) plus each (category, counted) rate of
  * scoring.end_rates times the spaces it counts, into *total. 1, 0 (odd: the Python's), -1. */
 static int end_vp(Held *h, PyObject *state, PyObject *end, PyObject *crossed, PyObject *board, long *total) {
-    PyObject *cats[END_KEYS], *counts[END_KEYS];
-    long rates[END_KEYS];
-    int keys = 0;
     PyObject *options = attr(h, state, s_options);
     PyObject *per = options == NULL ? NULL : attr(h, options, s_per_space_vp);
     if (per == NULL) return -1;
     if (!PyUnicode_CheckExact(per) || !PyDict_CheckExact(board)) return 0;
-    int take_max = PyUnicode_Compare(per, v_max) == 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(end); i++) {
-        PyObject *e = PyList_GET_ITEM(end, i);
-        long vp;
-        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 3 || !PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 0))
-            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 1)) || !small_int(PyTuple_GET_ITEM(e, 2), &vp)
-            || vp > 1000000 || vp < -1000000)
-            return 0;
-        int k = 0;
-        while (k < keys && (PyUnicode_Compare(cats[k], PyTuple_GET_ITEM(e, 0)) != 0
-                            || PyUnicode_Compare(counts[k], PyTuple_GET_ITEM(e, 1)) != 0))
-            k++;
-        if (k == keys) {
-            if (keys == END_KEYS) return 0;
-            cats[k] = PyTuple_GET_ITEM(e, 0); /* borrowed: the list is held */
-            counts[k] = PyTuple_GET_ITEM(e, 1);
-            rates[k] = 0;
-            keys++;
-        }
-        rates[k] = take_max ? (vp > rates[k] ? vp : rates[k]) : rates[k] + vp;
-    }
-    for (int k = 0; k < keys; k++) {
+    EndRates rates;
+    if (!end_rates(end, PyUnicode_Compare(per, v_max) == 0, &rates)) return 0;
+    for (int k = 0; k < rates.n; k++) {
         long n;
-        int ok = counted_spaces(h, crossed, board, counts[k], &n);
+        int ok = counted_spaces(h, crossed, board, rates.counted[k], &n);
         if (ok <= 0) return ok;
-        *total += rates[k] * n; /* rates within a million, n a board's spaces: no overflow */
+        *total += rates.rate[k] * n; /* rates within a million, n a board's spaces: no overflow */
     }
     return 1;
 }
