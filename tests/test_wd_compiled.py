@@ -202,15 +202,21 @@ def test_compiled_and_pure_agree_on_damaged_follow_ups() -> None:
     """70 games (700 with REPLAY_FUZZ=long; every option set, the Barracks as one building and
     completion after the effects among them) whose actions of several steps are damaged: every event's table, position and
     problems (words included) the same both ways, so every path the kernel declines is exercised."""
-    rng = random.Random(15)
-    found = 0
     count = scaled(70, 700)
-    for events in _games(count, 16):
-        damaged = _follow_ups_damaged(events, rng)
+    traces = _agree_when_damaged(_follow_ups_damaged, count, 16, random.Random(15))
+    assert sum(len(problems) for pure in traces for *_, problems in pure) > count  # the damage was seen
+
+
+def _agree_when_damaged(damage: Any, count: int, seed: int, rng: random.Random) -> list[list[Any]]:
+    """``count`` games damaged by ``damage(events, rng)``, each traced event by event both ways: the same; the
+    pure traces."""
+    traces = []
+    for events in _games(count, seed):
+        damaged = damage(events, rng)
         pure = _trace(damaged, False)
         assert _trace(damaged, True) == pure
-        found += sum(len(problems) for *_, problems in pure)
-    assert found > count  # the damage was seen
+        traces.append(pure)
+    return traces
 
 
 def test_the_compiled_kernel_takes_the_usual_events() -> None:
@@ -620,12 +626,6 @@ def _swaps_damaged(events: list[Event], rng: random.Random) -> list[Event]:
 def test_compiled_and_pure_agree_on_damaged_swaps() -> None:
     """60 games (600 with REPLAY_FUZZ=long) whose special dice are swapped in wrongly: every event's table, position
     and problems (words included) the same both ways."""
-    rng = random.Random(51)
-    found = 0
     count = scaled(60, 600)
-    for events in _games(count, 52):
-        damaged = _swaps_damaged(events, rng)
-        pure = _trace(damaged, False)
-        assert _trace(damaged, True) == pure
-        found += any(problems for *_, problems in pure)
-    assert found > count // 4  # the damage was seen
+    traces = _agree_when_damaged(_swaps_damaged, count, 52, random.Random(51))
+    assert sum(any(problems for *_, problems in pure) for pure in traces) > count // 4  # the damage was seen
