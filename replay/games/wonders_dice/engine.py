@@ -25,7 +25,7 @@ from replay.events import Event
 from replay.problems import Location, Problem
 
 from . import cbots
-from .rules_data import Building, Effect, Face, Lane, Options, Ruleset
+from .rules_data import Building, Effect, Face, Lane, Options, Ruleset, made_once
 from .state import GameState, PlayerState
 
 RULES: dict[str, str] = {
@@ -973,20 +973,19 @@ def new_state(rules: Ruleset, options: Options, seats: list[dict[str, Any]]) -> 
 _FORUMS: dict[int, tuple[Any, dict[str, str]]] = {}
 
 
-def _start_forum(dice: Any) -> dict[str, str]:
+def _start_forum(dice: tuple[str, ...]) -> dict[str, str]:
     """The Forum at the start (die id -> colour: a colour rolled with several dice numbers them, ``grey1``), made once
     per pack's dice (copy before changing)."""
-    found = _FORUMS.get(id(dice))
-    if found is None or found[0] is not dice:
-        forum: dict[str, str] = {}
-        counts: dict[str, int] = {}
-        for colour in dice:
-            counts[colour] = counts.get(colour, 0) + 1
-        seen: dict[str, int] = {}
-        for colour in dice:
-            seen[colour] = seen.get(colour, 0) + 1
-            forum[f"{colour}{seen[colour]}" if counts[colour] > 1 else colour] = colour
-        if len(_FORUMS) > 64:
-            _FORUMS.clear()
-        found = _FORUMS[id(dice)] = (dice, forum)
-    return found[1]
+    return made_once(_FORUMS, dice, _forum_of)
+
+
+def _forum_of(dice: tuple[str, ...]) -> dict[str, str]:
+    forum: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    for colour in dice:
+        counts[colour] = counts.get(colour, 0) + 1
+    seen: dict[str, int] = {}
+    for colour in dice:
+        seen[colour] = seen.get(colour, 0) + 1
+        forum[f"{colour}{seen[colour]}" if counts[colour] > 1 else colour] = colour
+    return forum

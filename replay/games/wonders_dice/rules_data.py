@@ -12,10 +12,10 @@ so a new board needs data only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import Field, model_validator
 
@@ -315,3 +315,19 @@ def shipped_rulesets() -> dict[str, Ruleset]:
 
 def default_ruleset() -> Ruleset:
     return shipped_rulesets()["7wd-default"]
+
+
+_Made = TypeVar("_Made")
+
+
+def made_once(kept: dict[int, tuple[Any, _Made]], source: Any, make: Callable[[Any], _Made]) -> _Made:
+    """``make(source)``, kept in ``kept`` by the source's identity: for what is derived from rules data (a pack's
+    board, its dice), which a game's start or end would otherwise derive again for every game. The source is
+    kept beside it (so its id is not reused while kept); a few dozen at most. Copy a mutable result before
+    changing it."""
+    found = kept.get(id(source))
+    if found is None or found[0] is not source:
+        if len(kept) > 64:
+            kept.clear()
+        found = kept[id(source)] = (source, make(source))
+    return found[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import compiled
-from .rules_data import Building
+from .rules_data import Building, made_once
 from .state import GameState, PlayerState
 
 
@@ -14,20 +14,19 @@ def categories(state: GameState) -> list[str]:
     return list(_zeroes(state.players[0].board))
 
 
-_ZEROES: dict[int, tuple[dict[str, Building], dict[str, int]]] = {}
+_ZEROES: dict[int, tuple[Any, dict[str, int]]] = {}
 
 
 def _zeroes(board: dict[str, Building]) -> dict[str, int]:
     """Each category of a board (as :func:`categories` lists them) at 0: rules data, made once per board
     (a game's end counts them for every player; copy before changing)."""
-    found = _ZEROES.get(id(board))
-    if found is None or found[0] is not board:
-        if len(_ZEROES) > 64:
-            _ZEROES.clear()
-        seen = dict.fromkeys(b.category for b in board.values())
-        seen["bonus"] = None
-        found = _ZEROES[id(board)] = (board, dict.fromkeys(seen, 0))
-    return found[1]
+    return made_once(_ZEROES, board, _categories_at_zero)
+
+
+def _categories_at_zero(board: dict[str, Building]) -> dict[str, int]:
+    seen = dict.fromkeys(b.category for b in board.values())
+    seen["bonus"] = None
+    return dict.fromkeys(seen, 0)
 
 
 def player_categories(state: GameState, p: PlayerState) -> dict[str, int]:

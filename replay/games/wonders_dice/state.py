@@ -9,21 +9,16 @@ from typing import Any
 
 from replay.canonical import canonical_json
 
-from .rules_data import Building, Options, Ruleset
+from .rules_data import Building, Options, Ruleset, made_once
 
-_PRODUCERS: dict[int, tuple[dict[str, Building], tuple[tuple[str, tuple[str, ...]], ...]]] = {}
+_PRODUCERS: dict[int, tuple[Any, tuple[tuple[str, tuple[str, ...]], ...]]] = {}
 
 
 def producers_of(board: dict[str, Building]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """(building, the spaces that produce a resource, sorted) of a board: rules data, made once per board (every
     game's start makes a player of each seat; the board is the pack's, shared)."""
-    found = _PRODUCERS.get(id(board))
-    if found is None or found[0] is not board:
-        if len(_PRODUCERS) > 64:
-            _PRODUCERS.clear()
-        found = _PRODUCERS[id(board)] = (board, tuple((b.id, tuple(sorted(b.resource_spaces)))
-                                                      for b in board.values() if b.resource_spaces))
-    return found[1]
+    return made_once(_PRODUCERS, board, lambda b: tuple((x.id, tuple(sorted(x.resource_spaces)))
+                                                         for x in b.values() if x.resource_spaces))
 
 
 @dataclass(slots=True)
