@@ -139,3 +139,14 @@ def test_one_game_is_found_through_row_group_statistics(archive):
     groups = row_groups_for_game(pf, "g031")
     assert 1 <= len(groups) <= 2 < pf.metadata.num_row_groups
     assert archive.read_game("g031") == games["g031"]
+
+
+def test_files_keep_statistics_for_game_id_and_numbers_only(archive):
+    """game_id's min/max choose a game's row groups and a number's serve a query's plan; another string's
+    (the kind, an event type, a player's name) prunes nothing, so it is not computed."""
+    archive.append("g1", pig_game("g1"), NEW_STREAM)
+    [entry] = archive.snapshot().files.values()
+    group = pq.ParquetFile(archive.path_of(entry.path)).metadata.row_group(0)
+    kept = {group.column(i).path_in_schema: group.column(i).is_stats_set for i in range(group.num_columns)}
+    assert kept["game_id"] and kept["seq"]
+    assert not kept["kind"] and not kept["type"] and not kept["game_started.seats.list.element.name"]
