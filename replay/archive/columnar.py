@@ -84,14 +84,20 @@ def _array(compiled: Any, values: Sequence[Any], type_: pa.DataType, nullable: b
 
 
 def arrow_column(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
-    """``pa.array(values, type=type_)``, the same array: written by the compiled chain's column writer where it takes
-    the values as they are (plain values of the type, nulls included), else by pyarrow, which converts them or
-    raises as it always did. For the derived tables' columns (``replay project``)."""
+    """``pa.array(values, type=type_)``, the same array: written by the compiled chain's column writers where they take
+    the values as they are (plain values of the type, nulls included; lists and structs of them, as ``nested``
+    takes a payload's), else by pyarrow, which converts them or raises as it always did. For the derived tables'
+    columns (``replay project``), whose lists (the spaces unlocked, an action's effects) pyarrow converted value
+    by value in ten times the time."""
     compiled = chain_compiled.CCHAIN
     if compiled is not None and type_ in _CODES:
         built = _array(compiled, values, type_, True)
         if built is not None:
             return built
+    elif compiled is not None and (pa.types.is_list(type_) or pa.types.is_struct(type_)):
+        made = compiled.nested(values, _spec(type_, True))
+        if made is not None:
+            return _from_nested(type_, len(values), made)
     return pa.array(values, type=type_)
 
 
