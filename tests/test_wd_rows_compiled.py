@@ -11,6 +11,7 @@ Where the extension is not built these tests are skipped, saying so; with ``REPL
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -254,3 +255,55 @@ def test_the_observers_compiled_glue_is_its_python_methods() -> None:
         kinds.add((e.type, how, said is None))
     assert {("action_taken", 2, True), ("action_taken", 1, True), ("dice_rolled", 1, True)} <= kinds
     assert len(compiled.out["actions"]) > 10
+
+
+def _as_text(made: Any) -> str:
+    """A state's data as JSON, keys in their order (so an order or a type, True for 1, that differs shows)."""
+    return made if isinstance(made, str) else json.dumps(made)
+
+
+@pytest.mark.parametrize("pack_name", ["default", "every-two-phase", "every-seat-order"])
+def test_state_data_is_to_dict_at_every_step(pack_name: str) -> None:
+    """``state_data`` gives ``GameState.to_dict``'s dict, keys in the same order, at every step of simulated games;
+    it makes the usual table itself (only a two-phase action's follow-ups waiting are left to the Python)."""
+    made_in_c = 0
+    for i in range(6):
+        events, replay = _game_to_replay(f"data-{pack_name}-{i}", 2 + i, 9950 + i, pack_name)
+        for e in events:
+            state = replay.push(e).state
+            if state is None:
+                continue
+            made = rows_compiled.BUILT.state_data(state)
+            if state.follow_ups:
+                assert made is None
+                continue
+            assert _as_text(made) == _as_text(state.to_dict()), e.seq
+            made_in_c += 1
+    assert made_in_c > 300
+
+
+def test_state_data_of_odd_states_is_the_pythons() -> None:
+    """An odd table's data (a value of another type, end effects that do not sort, a roll of another shape):
+    what ``to_dict`` gives or raises, either way."""
+    events, replay = _game_to_replay("odd-data", 4, 9990, "every-seat-order")
+    states = []
+    for e in events:
+        step = replay.push(e)
+        if e.type == "turn_ended" and step.state is not None:
+            states.append(step.state)
+    for state in states[::3]:
+        odd = []
+        for change in range(4):
+            other = state.copy()
+            if change == 0:
+                other.players[0].end_effects = [("guild", "leaders", 1), ("guild", 3, "x")]  # type: ignore[list-item]
+            elif change == 1:
+                other.roll[next(iter(other.roll))] = ("shield", True)  # type: ignore[assignment]
+            elif change == 2:
+                other.players[1].discount = {1: 2, 0: 1}  # type: ignore[dict-item]
+            else:
+                other.players[0].vp = {**other.players[0].vp, "guild": True}
+            odd.append(other)
+        for other in [*_odd_states(state), *odd]:
+            compiled, pure = _both(WD.views.data, other)
+            assert _as_text(compiled) == _as_text(pure)

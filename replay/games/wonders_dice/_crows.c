@@ -1,8 +1,8 @@
 /* The 7 Wonders Dice projection's rows in C (optional: see rows_compiled.py).
  *
- * Four functions, each the exact equivalent of a piece of analytics.py, which stays the reference and
- * the fallback (tests/test_wd_rows_compiled.py compares both on many games, clean and disputed), and
- * ``setup(PlayerState, PackPart)``:
+ * Five functions, each the exact equivalent of a piece of analytics.py (the last of state.py), which stays the
+ * reference and the fallback (tests/test_wd_rows_compiled.py compares both on many games, clean and disputed),
+ * the observer's glue, and ``setup(PlayerState, PackPart, defence)``:
  *
  *   action_before(state, payload, game_id, seq) -> tuple, or None
  *       analytics._action_before: an action described from the table before it.
@@ -14,6 +14,8 @@
  *       the turn_states rows of a turn's end appended to ``out``, one a player, in seat order: each made
  *       here (the end effects' VP counted as analytics._vp counts them), or by ``fallback(player)`` (the
  *       Python row) for a player this file does not do (a board whose buildings are not ``buildings``).
+ *   state_data(state) -> dict, or None
+ *       GameState.to_dict: the table as data, whose canonical JSON is the final state's digest.
  *
  * They do the usual case only: exact dicts, lists, tuples, ints and strs as the fold leaves them, a
  * state.PlayerState (whose resources are counted as the property counts them: _resources.h). Anything else gives None (the action functions) or the fallback's row, with no
@@ -613,6 +615,208 @@ static PyObject *dice_rows(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Py_RETURN_TRUE;
 }
 
+/* ------------------------------------------------------------------ the table as data: GameState.to_dict */
+
+/* The digest of a game's final state (``games.state_hash``, for every projected game) is the canonical JSON of
+ * GameState.to_dict, whose comprehensions sorting each player's sets and dicts were nine tenths of the digest's
+ * cost. state_data makes the same dict (the same keys in the same order, the same values) for the usual table:
+ * exact str keys and set members, exact ints where the Python tests a number, tuples of strs and ints for the
+ * end effects, no two-phase follow-ups waiting. Anything else gives NULL with no error set, and the caller
+ * uses to_dict, the reference (tests/test_wd_rows_compiled.py compares both). */
+
+static PyObject *s_turn, *s_phase, *s_next_seat, *s_pending_swaps, *s_final_turn, *s_agora_first_done, *s_result,
+    *s_follow_ups, *s_income, *d_resources, *d_effects, *d_free, *d_end, *v_not_rolled;
+
+/* A new list of ``items`` (an exact set, frozenset or list of exact strs), sorted: NULL with no error set for
+ * anything else (or with one). */
+static PyObject *sorted_strs(PyObject *items) {
+    if (!PyAnySet_CheckExact(items) && !PyList_CheckExact(items)) return NULL;
+    PyObject *out = PySequence_List(items);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(out); i++)
+        if (!PyUnicode_CheckExact(PyList_GET_ITEM(out, i))) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    if (PyList_Sort(out) < 0) Py_CLEAR(out);
+    return out;
+}
+
+enum { EVERY_ITEM, NONZERO_INTS, NONEMPTY_SETS };
+
+/* An exact dict's items in key order (exact str keys), as a new dict: every item (``dict(sorted(d.items()))``),
+ * only its non-zero exact ints (``dict(sorted((k, v) for k, v in d.items() if v))``), or only its non-empty sets,
+ * each a sorted list (``{k: sorted(s) for k, s in sorted(d.items()) if s}``). NULL with no error set for
+ * anything else (or with one). */
+static PyObject *sorted_dict(PyObject *d, int which) {
+    if (!PyDict_CheckExact(d)) return NULL;
+    PyObject *keys = PyDict_Keys(d), *sorted = keys == NULL ? NULL : sorted_strs(keys), *out = NULL;
+    Py_XDECREF(keys);
+    if (sorted == NULL || (out = PyDict_New()) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(sorted); i++) {
+        PyObject *k = PyList_GET_ITEM(sorted, i), *v = item(d, k), *put;
+        if (v == NULL) goto odd; /* gone: a key's hash cannot change, so never */
+        if (which == NONZERO_INTS) {
+            if (!PyLong_CheckExact(v)) goto odd;
+            if (PyObject_Not(v)) continue; /* an exact int: never raises */
+            put = Py_NewRef(v);
+        } else if (which == NONEMPTY_SETS) {
+            if (!PyAnySet_CheckExact(v)) goto odd;
+            if (PySet_GET_SIZE(v) == 0) continue;
+            if ((put = sorted_strs(v)) == NULL) goto odd;
+        } else {
+            put = Py_NewRef(v);
+        }
+        int bad = PyDict_SetItem(out, k, put) < 0;
+        Py_DECREF(put);
+        if (bad) goto odd;
+    }
+    goto done;
+odd:
+    Py_CLEAR(out);
+done:
+    Py_XDECREF(sorted);
+    return out;
+}
+
+/* sorted(list(e) for e in end_effects), for a list of tuples of exact strs and ints: NULL with no error set
+ * for anything else (a comparison the Python would make raise: it raises it). */
+static PyObject *sorted_ends(PyObject *ends) {
+    if (!PyList_CheckExact(ends)) return NULL;
+    PyObject *out = PyList_New(PyList_GET_SIZE(ends));
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(ends); i++) {
+        PyObject *e = PyList_GET_ITEM(ends, i);
+        int plain = PyTuple_CheckExact(e);
+        for (Py_ssize_t j = 0; plain && j < PyTuple_GET_SIZE(e); j++)
+            plain = PyUnicode_CheckExact(PyTuple_GET_ITEM(e, j)) || PyLong_CheckExact(PyTuple_GET_ITEM(e, j));
+        PyObject *as_list = plain ? PySequence_List(e) : NULL;
+        if (as_list == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, as_list);
+    }
+    if (out != NULL && PyList_Sort(out) < 0) {
+        Py_CLEAR(out);
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) PyErr_Clear(); /* a str against an int: the Python's error */
+    }
+    return out;
+}
+
+/* A dict of ``n`` keys (borrowed) and values (new references, taken), made once every value is: NULL when one
+ * is NULL (its error set, or none: declined). */
+static PyObject *dict_of(Py_ssize_t n, PyObject *const *keys, PyObject **vals) {
+    PyObject *d = NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (vals[i] == NULL) goto done;
+    if ((d = PyDict_New()) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyDict_SetItem(d, keys[i], vals[i]) < 0) {
+            Py_CLEAR(d);
+            break;
+        }
+done:
+    for (Py_ssize_t i = 0; i < n; i++) Py_XDECREF(vals[i]);
+    return d;
+}
+
+/* PlayerState.to_dict, or NULL (an error set, or none: the Python's). */
+static PyObject *player_data(PyObject *p) {
+    Held h = {.n = 0};
+    PyObject *out = NULL;
+    long resources;
+    if (player_type == NULL || (PyObject *)Py_TYPE(p) != player_type) return NULL;
+    PyObject *seat = attr(&h, p, s_seat), *name = attr(&h, p, s_name), *city = attr(&h, p, s_city),
+             *coins = attr(&h, p, s_coins), *crossed = attr(&h, p, s_crossed), *vp = attr(&h, p, s_vp),
+             *bonuses = attr(&h, p, s_bonuses), *unlocked = attr(&h, p, s_unlocked),
+             *discount_all = attr(&h, p, s_discount_all), *discount = attr(&h, p, s_discount),
+             *free = attr(&h, p, s_free_colours), *income = attr(&h, p, s_income), *ends = attr(&h, p, s_end_effects);
+    if (seat == NULL || name == NULL || city == NULL || coins == NULL || crossed == NULL || vp == NULL || bonuses == NULL
+        || unlocked == NULL || discount_all == NULL || discount == NULL || free == NULL || income == NULL || ends == NULL)
+        goto done;
+    if (!PyList_CheckExact(bonuses) || resources_of(&h, p, &resources) <= 0) goto done;
+    /* each value made only once the ones before it were (dict_of takes them all) */
+    PyObject *effect_keys[5] = {s_discount_all, s_discount, d_free, s_income, d_end};
+    PyObject *effect_vals[5] = {Py_NewRef(discount_all), NULL, NULL, NULL, NULL};
+    if ((effect_vals[1] = sorted_dict(discount, EVERY_ITEM)) != NULL && (effect_vals[2] = sorted_strs(free)) != NULL
+        && (effect_vals[3] = sorted_dict(income, EVERY_ITEM)) != NULL)
+        effect_vals[4] = sorted_ends(ends);
+    PyObject *effects = dict_of(5, effect_keys, effect_vals);
+    if (effects == NULL) goto done;
+    PyObject *keys[10] = {s_seat, s_name, s_city, s_coins, d_resources, s_crossed, s_vp, s_bonuses, s_unlocked, d_effects};
+    PyObject *vals[10] = {Py_NewRef(seat), Py_NewRef(name), Py_NewRef(city), Py_NewRef(coins), PyLong_FromLong(resources),
+                          NULL, NULL, NULL, NULL, effects};
+    if (vals[4] != NULL && (vals[5] = sorted_dict(crossed, NONEMPTY_SETS)) != NULL
+        && (vals[6] = sorted_dict(vp, NONZERO_INTS)) != NULL
+        && (vals[7] = PyList_GetSlice(bonuses, 0, PyList_GET_SIZE(bonuses))) != NULL)
+        vals[8] = sorted_strs(unlocked);
+    out = dict_of(10, keys, vals);
+done:
+    let_go(&h);
+    return out;
+}
+
+/* {die: f"{face}@{section}" if die in roll else "not rolled" for die in forum}: NULL with no error set for odd values. */
+static PyObject *forum_data(PyObject *forum, PyObject *roll) {
+    if (!PyDict_CheckExact(forum) || !PyDict_CheckExact(roll)) return NULL;
+    PyObject *out = PyDict_New(), *die, *colour;
+    Py_ssize_t pos = 0;
+    while (out != NULL && PyDict_Next(forum, &pos, &die, &colour)) {
+        if (!PyUnicode_CheckExact(die)) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyObject *shown = item(roll, die), *text;
+        if (shown == NULL) {
+            text = Py_NewRef(v_not_rolled);
+        } else if (PyTuple_CheckExact(shown) && PyTuple_GET_SIZE(shown) == 2 && PyUnicode_CheckExact(PyTuple_GET_ITEM(shown, 0))
+                   && PyLong_CheckExact(PyTuple_GET_ITEM(shown, 1))) {
+            text = PyUnicode_FromFormat("%U@%S", PyTuple_GET_ITEM(shown, 0), PyTuple_GET_ITEM(shown, 1));
+        } else {
+            text = NULL; /* another face or section: the f-string's */
+        }
+        if (text == NULL || PyDict_SetItem(out, die, text) < 0) Py_CLEAR(out);
+        Py_XDECREF(text);
+    }
+    return out;
+}
+
+/* state_data(state): GameState.to_dict's dict, or None (the Python's). */
+static PyObject *state_data(PyObject *self, PyObject *state) {
+    Held h = {.n = 0};
+    PyObject *out = NULL;
+    PyObject *turn = attr(&h, state, s_turn), *phase = attr(&h, state, s_phase), *next_seat = attr(&h, state, s_next_seat),
+             *forum = attr(&h, state, s_forum), *roll = attr(&h, state, s_roll), *swaps = attr(&h, state, s_pending_swaps),
+             *final_turn = attr(&h, state, s_final_turn), *agora = attr(&h, state, s_agora_first_done),
+             *players = attr(&h, state, s_players), *result = attr(&h, state, s_result),
+             *follow_ups = attr(&h, state, s_follow_ups);
+    if (turn == NULL || phase == NULL || next_seat == NULL || forum == NULL || roll == NULL || swaps == NULL
+        || final_turn == NULL || agora == NULL || players == NULL || result == NULL || follow_ups == NULL)
+        goto done;
+    if (!PyList_CheckExact(swaps) || !PyList_CheckExact(players) || !PyDict_CheckExact(follow_ups)
+        || PyDict_GET_SIZE(follow_ups) != 0)
+        goto declined;
+    PyObject *keys[9] = {s_turn, s_phase, s_next_seat, s_forum, s_pending_swaps, s_final_turn, s_agora_first_done,
+                         s_players, s_result};
+    PyObject *vals[9] = {Py_NewRef(turn), Py_NewRef(phase), Py_NewRef(next_seat), forum_data(forum, roll), NULL,
+                         Py_NewRef(final_turn), Py_NewRef(agora), NULL, Py_NewRef(result)};
+    if (vals[3] != NULL && (vals[4] = PyList_GetSlice(swaps, 0, PyList_GET_SIZE(swaps))) != NULL
+        && (vals[7] = PyList_New(PyList_GET_SIZE(players))) != NULL) {
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(players); i++) {
+            PyObject *made = player_data(PyList_GET_ITEM(players, i));
+            if (made == NULL) {
+                Py_CLEAR(vals[7]);
+                break;
+            }
+            PyList_SET_ITEM(vals[7], i, made);
+        }
+    }
+    out = dict_of(9, keys, vals);
+    if (out != NULL || PyErr_Occurred()) goto done;
+declined:
+    out = Py_NewRef(Py_None);
+done:
+    let_go(&h);
+    return out;
+}
+
 /* ------------------------------------------------------------------ the observer's glue
  *
  * analytics._Rows.before and .after, the observer's two calls an event, in C: each a Python frame
@@ -851,6 +1055,7 @@ static PyMethodDef methods[] = {
     {"glue", (PyCFunction)(void (*)(void))glue, METH_FASTCALL,
      "glue(Event, game_id, actions, dice, turns, buildings, slow_before, slow_after, slow_dice, slow_turn_row): "
      "the observer's before and after in C"},
+    {"state_data", (PyCFunction)state_data, METH_O, "state_data(state): GameState.to_dict's dict, or None for the Python"},
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
      "setup(PlayerState, PackPart, defence): the player type counted here, the pack parts' base, engine.defence"},
     {NULL, NULL, 0, NULL},
@@ -882,6 +1087,11 @@ PyMODINIT_FUNC PyInit__crows(void) {
     INTERN(s_event, "event"); INTERN(s_state, "state"); INTERN(s_refused, "refused"); INTERN(s_payload, "payload");
     INTERN(s_game_id, "game_id"); INTERN(s_seq, "seq"); INTERN(v_action_taken, "action_taken");
     INTERN(v_dice_rolled, "dice_rolled"); INTERN(v_turn_ended, "turn_ended");
+    INTERN(s_turn, "turn"); INTERN(s_phase, "phase"); INTERN(s_next_seat, "next_seat");
+    INTERN(s_pending_swaps, "pending_swaps"); INTERN(s_final_turn, "final_turn");
+    INTERN(s_agora_first_done, "agora_first_done"); INTERN(s_result, "result"); INTERN(s_follow_ups, "follow_ups");
+    INTERN(s_income, "income"); INTERN(d_resources, "resources"); INTERN(d_effects, "effects"); INTERN(d_free, "free");
+    INTERN(d_end, "end"); INTERN(v_not_rolled, "not rolled");
     if (PyType_Ready(&GlueType) < 0) return NULL;
     return PyModule_Create(&module);
 }

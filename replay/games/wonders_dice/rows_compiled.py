@@ -4,7 +4,8 @@ compiler is there), and the switch between it and the pure-Python code.
 The game's observer (:mod:`.analytics`) spends most of a projected game describing actions and each
 turn's table: per action a dozen reads of the state before it and a few after it, per turn and seat
 a row of ~20 values. The extension makes the same rows from the same objects in the usual case
-(``action_before``, ``action_after``, ``dice_rows``, ``turn_rows``); for anything else (an odd value, a
+(``action_before``, ``action_after``, ``dice_rows``, ``turn_rows``), and the table as data whose digest ends
+each projected game (``state_data``); for anything else (an odd value, a
 board that is not the columns') it gives None or asks the Python row, which stays the reference and the
 fallback (``tests/test_wd_rows_compiled.py`` compares both on many games, clean
 and disputed, under every option).
@@ -30,6 +31,7 @@ BUILT, NOT_BUILT = load(__package__, "_crows", "the compiled rows")
 try:
     if BUILT is not None:
         BUILT.setup(PlayerState, PackPart, defence)
+        BUILT.state_data  # noqa: B018 (the newest entry: older builds lack it)
 except (AttributeError, TypeError):  # built from older sources than these
     BUILT, NOT_BUILT = None, "the compiled rows (_crows) are built from older sources: pip install -e . again"
 
@@ -38,7 +40,7 @@ ROWS: Any = None if PURE else BUILT
 ``action_after(state, payload, before)`` (the row's tuple, or None: the Python), ``dice_rows(out, game_id,
 turn, forum, roll)`` (a roll's rows appended: True, or False: the Python), ``turn_rows(out,
 state, game_id, turn, buildings, fallback)`` (a turn's rows appended, ``fallback(player)`` asked for any it
-does not make)."""
+does not make), ``state_data(state)`` (``GameState.to_dict``'s dict, or None: the Python)."""
 
 
 def active() -> bool:

@@ -10,6 +10,7 @@ from replay.contract import Result, Score, Views, ranks
 from replay.events import Event
 from replay.problems import Problem
 
+from . import rows_compiled
 from .engine import RULES
 from .explain import headline
 from .render import board_layout, render, show
@@ -19,6 +20,13 @@ from .state import GameState
 
 class WondersDiceViews(Views[GameState]):
     def data(self, state: GameState) -> dict[str, Any]:
+        """``state.to_dict()``, made by the compiled rows where they take the table (the digest of every projected
+        game's final state hashes it)."""
+        compiled = rows_compiled.ROWS
+        if compiled is not None and type(state) is GameState:
+            made: dict[str, Any] | None = compiled.state_data(state)
+            if made is not None:
+                return made
         return state.to_dict()
 
     def headline(self, event: Event, names: Sequence[str]) -> str:
