@@ -729,21 +729,27 @@ static PyObject *writer_finish(Writer *w) {
     return out;
 }
 
-/* column(values, code, nullable) -> (validity | None, data, offsets | None) | None */
+/* column(values, code, nullable[, index]) -> (validity | None, data, offsets | None) | None
+   With ``index``, the values are each record's item at that index (``values`` a list of exact tuples, a derived
+   table's records): read in place, where transposing the records first made a tuple a column. */
 static PyObject *column(PyObject *self, PyObject *args) {
     PyObject *values;
     int code, nullable;
-    if (!PyArg_ParseTuple(args, "OCp", &values, &code, &nullable)) return NULL;
+    Py_ssize_t index = -1;
+    if (!PyArg_ParseTuple(args, "OCp|n", &values, &code, &nullable, &index)) return NULL;
     if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) Py_RETURN_NONE;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
     PyObject *const *items = PySequence_Fast_ITEMS(values);
+    if (index >= 0)
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (!PyTuple_CheckExact(items[i]) || PyTuple_GET_SIZE(items[i]) <= index) Py_RETURN_NONE;
     Writer w;
     if (writer_init(&w, code, nullable, n) < 0) {
         writer_free(&w);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        int r = writer_put(&w, items[i]);
+        int r = writer_put(&w, index >= 0 ? PyTuple_GET_ITEM(items[i], index) : items[i]);
         if (r != 0) {
             writer_free(&w);
             if (r < 0) return NULL;

@@ -477,3 +477,27 @@ def test_a_derived_nested_column_is_pyarrows_array(name_values: tuple[str, list[
     got.validate(full=True)
     assert got.type == want.type and got.null_count == want.null_count
     assert [repr(v) for v in got.to_pylist()] == [repr(v) for v in want.to_pylist()]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(VALUES)).flatmap(lambda code: st.tuples(st.just(code), st.lists(VALUES[code][1], max_size=30))),
+       st.integers(0, 2), st.booleans())
+def test_a_records_column_is_the_column_of_its_values(code_values: tuple[str, list[Any]], index: int, as_lists: bool) -> None:
+    """``record_column`` (a derived table's records, read in place) gives ``arrow_column`` of the values picked out,
+    or raises as it raises; records that are not tuples are picked out by the Python."""
+    from replay.archive.columnar import arrow_column, record_column
+    code, values = code_values
+    type_ = VALUES[code][0]
+    records: list[Any] = [tuple([None] * index + [v, "after"]) for v in values]
+    if as_lists and records:
+        records[-1] = list(records[-1])
+    try:
+        want = arrow_column(values, type_)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
+        with pytest.raises(type(exc)):
+            record_column(records, index, type_)
+        return
+    got = record_column(records, index, type_)
+    got.validate(full=True)
+    assert got.type == want.type and got.null_count == want.null_count
+    assert [repr(v) for v in got.to_pylist()] == [repr(v) for v in want.to_pylist()]

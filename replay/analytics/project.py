@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 import pyarrow as pa
 
 from ..archive import Archive
-from ..archive.columnar import arrow_column
+from ..archive.columnar import arrow_column, record_column
 from ..archive.fsutil import atomic_write, fsync_dir, write_new_file, writes
 from ..archive.location import AnyPath, listing, relative
 from ..archive.lock import ArchiveLock
@@ -424,15 +424,14 @@ def _table_of(games: Iterable[tuple[Rows, Records]], name: str, schema: pa.Schem
 
 
 def _records_table(records: list[tuple[Any, ...]], schema: pa.Schema) -> pa.Table:
-    """The table of rows given as tuples in column order: transposed by ``zip`` (in C), each column
-    converted against the schema (:func:`arrow_column`: ``pa.array``'s array, written in C where it can be), as
+    """The table of rows given as tuples in column order: each column read from the records and converted
+    against the schema (:func:`record_column`: ``pa.array``'s array, written in C where it can be), as
     :func:`_table` does for dicts (the same table)."""
     if not records:
         return pa.Table.from_pylist([], schema=schema)
     if set(map(len, records)) != {len(schema)}:
         raise ValueError(f"a record of {schema.names[:2]} does not have the table's {len(schema)} columns")
-    columns = list(zip(*records))
-    return pa.Table.from_arrays([arrow_column(c, f.type) for c, f in zip(columns, schema)], schema=schema)
+    return pa.Table.from_arrays([record_column(records, j, f.type) for j, f in enumerate(schema)], schema=schema)
 
 
 def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:

@@ -23,6 +23,7 @@ import functools
 import itertools
 import sys
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 import pyarrow as pa
@@ -99,6 +100,19 @@ def arrow_column(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
         if made is not None:
             return _from_nested(type_, len(values), made)
     return pa.array(values, type=type_)
+
+
+def record_column(records: list[tuple[Any, ...]], index: int, type_: pa.DataType) -> pa.Array:
+    """``arrow_column([r[index] for r in records], type_)``, the same array: a plain column's values read in place
+    from the records (exact tuples) by the compiled column writer, which otherwise declines; the other columns,
+    and any record of another type, from the values picked out (``itemgetter``, in C: ``zip(*records)``, which
+    this replaces, took twice as long)."""
+    compiled = chain_compiled.CCHAIN
+    if compiled is not None and type_ in _CODES:
+        built = compiled.column(records, _CODES[type_], True, index)
+        if built is not None:
+            return _from_buffers(type_, len(records), built)
+    return arrow_column(list(map(itemgetter(index), records)), type_)
 
 
 def _from_buffers(type_: pa.DataType, n: int, built: tuple[bytes | None, bytes, bytes | None]) -> pa.Array:
