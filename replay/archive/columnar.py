@@ -75,10 +75,11 @@ def encode_columns(compiled: Any, events: list[Event], game: AnyGame, hashes: pa
     return table if table is not None else encode(events, game, hashes, columns=columns)
 
 
-def _array(compiled: Any, values: Sequence[Any], type_: pa.DataType, nullable: bool) -> pa.Array | None:
-    """``pa.array(values, type_)`` from the extension's buffers, or None where it does not take them."""
+def _array(compiled: Any, values: Sequence[Any], type_: pa.DataType, nullable: bool, index: int = -1) -> pa.Array | None:
+    """``pa.array(values, type_)`` from the extension's buffers, or None where it does not take them; with ``index``,
+    of each record's value at that index (``values`` records, exact tuples)."""
     code = _CODES.get(type_)
-    built = None if code is None else compiled.column(values, code, nullable)
+    built = None if code is None else compiled.column(values, code, nullable, index)
     if built is None:
         return None
     return _from_buffers(type_, len(values), built)
@@ -108,11 +109,8 @@ def record_column(records: list[tuple[Any, ...]], index: int, type_: pa.DataType
     and any record of another type, from the values picked out (``itemgetter``, in C: ``zip(*records)``, which
     this replaces, took twice as long)."""
     compiled = chain_compiled.CCHAIN
-    if compiled is not None and type_ in _CODES:
-        built = compiled.column(records, _CODES[type_], True, index)
-        if built is not None:
-            return _from_buffers(type_, len(records), built)
-    return arrow_column(list(map(itemgetter(index), records)), type_)
+    built = _array(compiled, records, type_, True, index) if compiled is not None else None
+    return built if built is not None else arrow_column(list(map(itemgetter(index), records)), type_)
 
 
 def _from_buffers(type_: pa.DataType, n: int, built: tuple[bytes | None, bytes, bytes | None]) -> pa.Array:

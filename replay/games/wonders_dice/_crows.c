@@ -618,8 +618,8 @@ static PyObject *dice_rows(PyObject *self, PyObject *const *args, Py_ssize_t nar
 /* ------------------------------------------------------------------ the table as data: GameState.to_dict */
 
 /* The digest of a game's final state (``games.state_hash``, for every projected game) is the canonical JSON of
- * GameState.to_dict, whose comprehensions sorting each player's sets and dicts were nine tenths of the digest's
- * cost. state_data makes the same dict (the same keys in the same order, the same values) for the usual table:
+ * GameState.to_dict, whose comprehensions sorting each player's sets and dicts were four fifths of the
+ * digest's cost. state_data makes the same dict (the same keys in the same order, the same values) for the usual table:
  * exact str keys and set members, exact ints where the Python tests a number, tuples of strs and ints for the
  * end effects, no two-phase follow-ups waiting. Anything else gives NULL with no error set, and the caller
  * uses to_dict, the reference (tests/test_wd_rows_compiled.py compares both). */
