@@ -15,6 +15,7 @@ import itertools
 import random
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -430,6 +431,20 @@ def test_damaged_batches_fail_as_the_pure_path_fails(mutation: str, where: int, 
     assert stored[0] == stored[1]
 
 
+def _gives_as(want: Callable[[], pa.Array], got: Callable[[], pa.Array]) -> None:
+    """``got()`` gives ``want()``'s array (its type, nulls and values), or raises the class of error it raises."""
+    try:
+        expected = want()
+    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
+        with pytest.raises(type(exc)):
+            got()
+        return
+    made = got()
+    made.validate(full=True)
+    assert made.type == expected.type and made.null_count == expected.null_count
+    assert [repr(v) for v in made.to_pylist()] == [repr(v) for v in expected.to_pylist()]
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(VALUES)).flatmap(lambda code: st.tuples(st.just(code), st.lists(VALUES[code][1], max_size=30))))
 def test_a_derived_column_is_pyarrows_array(code_values: tuple[str, list[Any]]) -> None:
@@ -437,16 +452,7 @@ def test_a_derived_column_is_pyarrows_array(code_values: tuple[str, list[Any]]) 
     from replay.archive.columnar import arrow_column
     code, values = code_values
     type_ = VALUES[code][0]
-    try:
-        want = pa.array(values, type_)
-    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
-        with pytest.raises(type(exc)):
-            arrow_column(tuple(values), type_)
-        return
-    got = arrow_column(tuple(values), type_)
-    got.validate(full=True)
-    assert got.type == want.type and got.null_count == want.null_count
-    assert [repr(v) for v in got.to_pylist()] == [repr(v) for v in want.to_pylist()]
+    _gives_as(lambda: pa.array(values, type_), lambda: arrow_column(tuple(values), type_))
 
 
 NESTED_VALUES = {
@@ -467,16 +473,7 @@ def test_a_derived_nested_column_is_pyarrows_array(name_values: tuple[str, list[
     from replay.archive.columnar import arrow_column
     name, values = name_values
     type_ = NESTED_VALUES[name][0]
-    try:
-        want = pa.array(values, type_)
-    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
-        with pytest.raises(type(exc)):
-            arrow_column(list(values), type_)
-        return
-    got = arrow_column(list(values), type_)
-    got.validate(full=True)
-    assert got.type == want.type and got.null_count == want.null_count
-    assert [repr(v) for v in got.to_pylist()] == [repr(v) for v in want.to_pylist()]
+    _gives_as(lambda: pa.array(values, type_), lambda: arrow_column(list(values), type_))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -491,13 +488,4 @@ def test_a_records_column_is_the_column_of_its_values(code_values: tuple[str, li
     records: list[Any] = [tuple([None] * index + [v, "after"]) for v in values]
     if as_lists and records:
         records[-1] = list(records[-1])
-    try:
-        want = arrow_column(values, type_)
-    except (pa.ArrowException, TypeError, ValueError, OverflowError) as exc:
-        with pytest.raises(type(exc)):
-            record_column(records, index, type_)
-        return
-    got = record_column(records, index, type_)
-    got.validate(full=True)
-    assert got.type == want.type and got.null_count == want.null_count
-    assert [repr(v) for v in got.to_pylist()] == [repr(v) for v in want.to_pylist()]
+    _gives_as(lambda: arrow_column(values, type_), lambda: record_column(records, index, type_))
